@@ -1,0 +1,342 @@
+"""The only door between the page and the engine: one JSON string in, one out.
+
+`handle(request)` never raises.  Every reply carries `"v": API_VERSION` and either
+`"ok": true` with data or `"error": {"code", "message"}`; a refused request changes
+nothing.  Replies carry only what the requesting seat may know (see docs/api.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from junqi_core import __version__
+from junqi_core.deployment import DeploymentError
+from junqi_core.game import OVER, PLAY, Game, IllegalActionError
+from junqi_core.notation import NotationError, move_text, parse_square
+from junqi_core.players import LEVELS, Player, make_player
+from junqi_core.record import RecordError, export_record, import_record, layout_from_json
+from junqi_core.rules import POSITION_CLASSES
+from junqi_core.selfplay import selfplay
+from junqi_core.views import event, legal_targets, view
+
+API_VERSION = 1
+MAX_REQUEST_CHARS = 2_000_000
+MAX_GAMES = 32
+MAX_SELFPLAY_GAMES = 50
+MAX_SEED = 2**53 - 1
+
+
+class BridgeError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Session:
+    game: Game
+    cpus: dict[int, Player] = field(default_factory=dict)
+
+
+_sessions: dict[str, Session] = {}
+_next_id = [1]
+
+
+def handle(request: str) -> str:
+    """Answer one JSON request with one JSON reply; never raises."""
+    try:
+        reply = _dispatch(request)
+        reply = {"v": API_VERSION, "ok": True, **reply}
+    except BridgeError as error:
+        reply = _error(error.code, str(error))
+    except DeploymentError as error:
+        reply = _error(error.code, str(error))
+        if error.square:
+            reply["error"]["square"] = error.square
+    except IllegalActionError as error:
+        reply = _error(error.code, str(error))
+    except RecordError as error:
+        reply = _error("bad_record", str(error))
+    except Exception as error:  # the bridge must never let an exception reach the page
+        reply = _error("internal", f"{type(error).__name__}: {error}")
+    return json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
+
+
+def _error(code: str, message: str) -> dict:
+    return {"v": API_VERSION, "error": {"code": code, "message": message}}
+
+
+def _dispatch(request: str) -> dict:
+    if not isinstance(request, str):
+        raise BridgeError("bad_request", "a request is a JSON string")
+    if len(request) > MAX_REQUEST_CHARS:
+        raise BridgeError("too_large", f"requests are limited to {MAX_REQUEST_CHARS} characters")
+    try:
+        message = json.loads(request)
+    except (ValueError, RecursionError):
+        raise BridgeError("bad_json", "the request is not valid JSON") from None
+    if not isinstance(message, dict):
+        raise BridgeError("bad_request", "a request is a JSON object")
+    op = message.get("op")
+    handler = OPS.get(op) if isinstance(op, str) else None
+    if handler is None:
+        raise BridgeError("unknown_op", f"unknown op {op!r}; ops: {', '.join(sorted(OPS))}")
+    return handler(message)
+
+
+# --- request fields -----------------------------------------------------------------------
+
+
+def _int(
+    message: dict, key: str, default: int | None = None, lo: int = 0, hi: int = MAX_SEED
+) -> int:
+    value = message.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise BridgeError("bad_request", f"{key} must be a whole number from {lo} to {hi}")
+    return value
+
+
+def _player(message: dict, key: str = "player", allow_public: bool = False) -> int | None:
+    value = message.get(key)
+    if allow_public and value is None:
+        return None
+    if value not in (0, 1) or isinstance(value, bool):
+        raise BridgeError(
+            "bad_player",
+            f"{key} must be 0 or 1" + (" (or null for the public view)" if allow_public else ""),
+        )
+    return value
+
+
+def _session(message: dict) -> Session:
+    game_id = message.get("game")
+    if not isinstance(game_id, str) or game_id not in _sessions:
+        raise BridgeError("unknown_game", f"no game {game_id!r}")
+    return _sessions[game_id]
+
+
+def _square(game: Game, message: dict, key: str) -> int:
+    try:
+        return parse_square(game.board_spec, message.get(key))
+    except NotationError as error:
+        raise BridgeError("bad_square", str(error)) from None
+
+
+def _variant(message: dict) -> str:
+    variant = message.get("variant")
+    if variant not in POSITION_CLASSES:
+        raise BridgeError(
+            "unknown_variant", f"variant must be one of {', '.join(sorted(POSITION_CLASSES))}"
+        )
+    return variant
+
+
+def _store(session: Session) -> str:
+    game_id = f"g{_next_id[0]}"
+    _next_id[0] += 1
+    while len(_sessions) >= MAX_GAMES:
+        del _sessions[next(iter(_sessions))]  # forget the oldest game
+    _sessions[game_id] = session
+    return game_id
+
+
+# --- ops ----------------------------------------------------------------------------------
+
+
+def op_version(message: dict) -> dict:
+    return {
+        "engine": __version__,
+        "api": API_VERSION,
+        "variants": list(POSITION_CLASSES),
+        "levels": list(LEVELS),
+    }
+
+
+def op_variants(message: dict) -> dict:
+    from junqi_core.variants import describe
+
+    return {"variants": {v: describe(v) for v in POSITION_CLASSES}}
+
+
+def op_new_game(message: dict) -> dict:
+    variant = _variant(message)
+    seed = _int(message, "seed", 0)
+    cpu = message.get("cpu", {})
+    if not isinstance(cpu, dict) or not set(cpu) <= {"0", "1"}:
+        raise BridgeError("bad_request", 'cpu must be an object like {"1": "medium"}')
+    session = Session(Game(variant, seed=seed))
+    for seat, level in sorted(cpu.items()):
+        try:
+            session.cpus[int(seat)] = make_player(variant, level, int(seat), seed * 2 + int(seat))
+        except ValueError as error:
+            raise BridgeError("bad_level", str(error)) from None
+    for seat, player in session.cpus.items():
+        if session.game.deployment is not None:
+            layout = layout_from_json(session.game, player.deploy(view(session.game, seat)))
+            session.game.deploy(seat, layout)
+    game_id = _store(session)
+    viewer = _player(message, "viewer", allow_public=True) if "viewer" in message else None
+    return {"game": game_id, "view": view(session.game, viewer)}
+
+
+def op_view(message: dict) -> dict:
+    session = _session(message)
+    return {"view": view(session.game, _player(message, allow_public=True))}
+
+
+def op_legal(message: dict) -> dict:
+    session = _session(message)
+    player = _player(message)
+    square = _square(session.game, message, "square")
+    return {
+        "square": session.game.board_spec.names[square],
+        "targets": legal_targets(session.game, player, square),
+    }
+
+
+def _setup_op(change: Callable[[Game, int, dict], None]) -> Callable[[dict], dict]:
+    def op(message: dict) -> dict:
+        session = _session(message)
+        player = _player(message)
+        if player in session.cpus:
+            raise BridgeError("cpu_seat", "that seat is played by the CPU")
+        game = session.game
+        if game.deployment is None:
+            raise BridgeError("no_setup", f"{game.variant} has no deployment")
+        change(game, player, message)
+        return {"view": view(game, player)}
+
+    return op
+
+
+def _random(game: Game, player: int, message: dict) -> None:
+    game.set_draft(player, game.random_layout(player, _int(message, "seed", 0)))
+
+
+def _swap(game: Game, player: int, message: dict) -> None:
+    a, b = _square(game, message, "a"), _square(game, message, "b")
+    game._check_setup(player)
+    game.set_draft(player, game.deployment.swap(player, game.drafts[player], a, b))
+
+
+def _mirror(game: Game, player: int, message: dict) -> None:
+    game._check_setup(player)
+    game.set_draft(player, game.deployment.mirror(game.drafts[player]))
+
+
+def _set(game: Game, player: int, message: dict) -> None:
+    try:
+        layout = layout_from_json(game, message.get("layout"))
+    except ValueError as error:
+        raise BridgeError("bad_layout", str(error)) from None
+    game.set_draft(player, layout)
+
+
+def _deploy(game: Game, player: int, message: dict) -> None:
+    game.deploy(player)
+
+
+def op_act(message: dict) -> dict:
+    session = _session(message)
+    player = _player(message)
+    if player in session.cpus:
+        raise BridgeError("cpu_seat", "that seat is played by the CPU")
+    action = message.get("action")
+    if not isinstance(action, str) or len(action) > 32:
+        raise BridgeError("bad_action", "action must be a short string such as 'c3-c4'")
+    entries = [session.game.apply(player, action)]
+    _notify(session, entries[-1])
+    opponent = 1 - player
+    if session.game.offer_by == player and opponent in session.cpus:
+        cpu = session.cpus[opponent]
+        answer = "accept" if cpu.answer_draw(view(session.game, opponent)) else "decline"
+        entries.append(session.game.apply(opponent, f"{answer}:{opponent}"))
+        _notify(session, entries[-1])
+    return _reply(session, entries, player)
+
+
+def op_cpu_act(message: dict) -> dict:
+    """The CPU seat chooses and plays its action; the reply is for `viewer`."""
+    session = _session(message)
+    seat = _player(message)
+    viewer = _player(message, "viewer", allow_public=True)
+    if viewer == seat:
+        raise BridgeError("bad_player", "the viewer must not be the CPU's own seat")
+    cpu = session.cpus.get(seat)
+    if cpu is None:
+        raise BridgeError("not_cpu", "that seat is not played by the CPU")
+    game = session.game
+    if game.phase != PLAY:
+        raise BridgeError("wrong_phase", "the game is not in play")
+    if game.turn != seat:
+        raise BridgeError("not_your_turn", "it is not the CPU's turn")
+    legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
+    choice = cpu.choose(view(game, seat), legal)
+    if choice not in legal:
+        raise BridgeError("internal", f"the CPU chose an illegal action {choice!r}")
+    entry = game.apply(seat, choice)
+    _notify(session, entry)
+    return _reply(session, [entry], viewer)
+
+
+def _notify(session: Session, entry: Any) -> None:
+    for seat, cpu in session.cpus.items():
+        cpu.observe(event(session.game, entry, seat))
+
+
+def _reply(session: Session, entries: list, viewer: int | None) -> dict:
+    return {
+        "events": [event(session.game, e, viewer) for e in entries],
+        "view": view(session.game, viewer),
+    }
+
+
+def op_record_export(message: dict) -> dict:
+    session = _session(message)
+    if session.game.phase != OVER:
+        raise BridgeError(
+            "game_not_over", "a record holds hidden pieces, so it is given only after the game ends"
+        )
+    return {"record": export_record(session.game)}
+
+
+def op_record_import(message: dict) -> dict:
+    game = import_record(message.get("record"))
+    game_id = _store(Session(game))
+    viewer = _player(message, "viewer", allow_public=True) if "viewer" in message else None
+    return {"game": game_id, "view": view(game, viewer)}
+
+
+def op_selfplay(message: dict) -> dict:
+    variant = _variant(message)
+    games = _int(message, "games", 1, 1, MAX_SELFPLAY_GAMES)
+    return {"results": selfplay(variant, games, _int(message, "seed", 0))}
+
+
+def op_drop(message: dict) -> dict:
+    _session(message)
+    del _sessions[message["game"]]
+    return {}
+
+
+OPS: dict[str, Callable[[dict], dict]] = {
+    "version": op_version,
+    "variants": op_variants,
+    "new_game": op_new_game,
+    "view": op_view,
+    "legal": op_legal,
+    "setup_random": _setup_op(_random),
+    "setup_swap": _setup_op(_swap),
+    "setup_mirror": _setup_op(_mirror),
+    "setup_set": _setup_op(_set),
+    "deploy": _setup_op(_deploy),
+    "act": op_act,
+    "cpu_act": op_cpu_act,
+    "record_export": op_record_export,
+    "record_import": op_record_import,
+    "selfplay": op_selfplay,
+    "drop": op_drop,
+}

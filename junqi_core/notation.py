@@ -1,0 +1,159 @@
+"""Notation both ways: squares, actions and a one-line position text (docs/notation.md)."""
+
+from __future__ import annotations
+
+from junqi_core.pieces import COLOUR_BIT, FACE_DOWN, KIND_MASK, PieceKind, piece
+from junqi_core.rules import PASS, POSITION_CLASSES, Move, Position, encode_move
+from junqi_core.topology import Board
+
+
+class NotationError(ValueError):
+    """Text that does not parse as notation."""
+
+
+def square_name(board: Board, square: int) -> str:
+    return board.names[square]
+
+
+def parse_square(board: Board, name: str) -> int:
+    if not isinstance(name, str) or name not in board.index:
+        raise NotationError(f"no square {name!r} on the {board.id} board")
+    return board.index[name]
+
+
+def move_text(board: Board, move: Move) -> str:
+    """'c3-c4' for a move or attack, 'flip:c4' for a flip, 'pass' for a lost turn."""
+    if move == PASS:
+        return "pass"
+    frm, to = move >> 6, move & 63
+    if frm == to:
+        return f"flip:{board.names[frm]}"
+    return f"{board.names[frm]}-{board.names[to]}"
+
+
+def parse_move(board: Board, text: str) -> Move:
+    if not isinstance(text, str):
+        raise NotationError("a move is a string like 'c3-c4' or 'flip:c4'")
+    if text == "pass":
+        return PASS
+    if text.startswith("flip:"):
+        square = parse_square(board, text[5:])
+        return encode_move(square, square)
+    frm, sep, to = text.partition("-")
+    if not sep:
+        raise NotationError(f"bad move {text!r}: expected 'from-to' such as 'c3-c4'")
+    a, b = parse_square(board, frm), parse_square(board, to)
+    if a == b:
+        raise NotationError(f"bad move {text!r}: from and to are the same square")
+    return encode_move(a, b)
+
+
+# --- position text ---------------------------------------------------------------------
+#
+# "<variant> <ranks> <side> <quiet> <ply> <colours>", ranks from the top (highest rank)
+# down, separated by '/'.  A piece is its letter, upper case for colour 0 (Red, Gunjin's
+# player 1), lower case for colour 1; '?' before it marks it face down (Blind); a digit
+# counts empty posts.  Classic stations form their own row between ranks 7 and 6.
+# <colours> is the colour player 0 plays: 'r', 'b', or '-' (Blind, before the first flip).
+
+
+def _rows(board: Board) -> list[list[int]]:
+    """Posts grouped by drawing row, top row first, left to right."""
+    rows: dict[float, list[int]] = {}
+    for square, (_x, y) in enumerate(board.coords):
+        rows.setdefault(y, []).append(square)
+    return [sorted(rows[y], key=lambda s: board.coords[s][0]) for y in sorted(rows, reverse=True)]
+
+
+def _letters(kinds: tuple[PieceKind, ...]) -> dict[str, int]:
+    return {k.letter: k.kind for k in kinds}
+
+
+def position_text(position: Position) -> str:
+    board = position.spec
+    letter = {k.kind: k.letter for k in position.kinds}
+    rows = []
+    for row in _rows(board):
+        out, empty = [], 0
+        for square in row:
+            p = position.board[square]
+            if not p:
+                empty += 1
+                continue
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            ch = letter[p & KIND_MASK]
+            out.append(("?" if p & FACE_DOWN else "") + (ch.lower() if p & COLOUR_BIT else ch))
+        if empty:
+            out.append(str(empty))
+        rows.append("".join(out))
+    colours = "-" if position.swap < 0 else "rb"[position.swap]
+    return " ".join(
+        [
+            position.variant_id,
+            "/".join(rows),
+            str(position.turn),
+            str(position.quiet),
+            str(position.ply),
+            colours,
+        ]
+    )
+
+
+def parse_position(text: str) -> Position:
+    """Inverse of position_text; raises NotationError saying what is wrong."""
+    if not isinstance(text, str):
+        raise NotationError("a position is a string")
+    fields = text.split()
+    if len(fields) != 6:
+        raise NotationError("a position has 6 fields: variant ranks side quiet ply colours")
+    variant, ranks, side, quiet, ply, colours = fields
+    cls = POSITION_CLASSES.get(variant)
+    if cls is None:
+        raise NotationError(f"unknown variant {variant!r}")
+    board = cls.spec
+    letters = _letters(cls.kinds)
+    rows = _rows(board)
+    texts = ranks.split("/")
+    if len(texts) != len(rows):
+        raise NotationError(f"a {variant} position has {len(rows)} rows, not {len(texts)}")
+    cells = [0] * board.size
+    for row_index, (row, row_text) in enumerate(zip(rows, texts, strict=True)):
+        column, i, hidden = 0, 0, False
+        while i < len(row_text):
+            ch = row_text[i]
+            if ch.isdigit():
+                j = i
+                while j < len(row_text) and row_text[j].isdigit():
+                    j += 1
+                column += int(row_text[i:j])
+                i = j
+                continue
+            if ch == "?":
+                if variant != "blind":
+                    raise NotationError("only blind positions have face-down pieces")
+                hidden = True
+                i += 1
+                continue
+            kind = letters.get(ch.upper())
+            if kind is None:
+                raise NotationError(f"unknown piece letter {ch!r} in row {row_index + 1}")
+            if column >= len(row):
+                raise NotationError(f"row {row_index + 1} is too long")
+            cells[row[column]] = piece(kind, 1 if ch.islower() else 0, hidden)
+            column += 1
+            hidden = False
+            i += 1
+        if column != len(row) or hidden:
+            raise NotationError(f"row {row_index + 1} must cover {len(row)} posts")
+    if side not in ("0", "1"):
+        raise NotationError("side to move is 0 or 1")
+    if not (quiet.isdigit() and ply.isdigit()):
+        raise NotationError("quiet and ply counters are whole numbers")
+    if colours not in ("r", "b", "-"):
+        raise NotationError("colours: 'r' or 'b' (the colour of player 0), or '-' in blind")
+    swap = -1 if colours == "-" else "rb".index(colours)
+    if variant != "blind" and swap != 0:
+        raise NotationError("in classic and gunjin player 0 plays colour 0 ('r')")
+    return cls(cells, turn=int(side), ply=int(ply), quiet=int(quiet), swap=swap)

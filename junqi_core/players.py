@@ -1,0 +1,70 @@
+"""The CPU player interface and the random player (the floor every level must beat).
+
+A player is created from a variant, a level and a seed, and only ever receives its own
+view (`views.view`) and its own events.  It never sees the `Game`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from junqi_core.deployment import DEPLOYMENTS
+from junqi_core.topology import BOARDS
+
+
+class Player(Protocol):
+    """What the bridge and the arena need from a CPU player."""
+
+    level: str
+
+    def deploy(self, view: dict) -> dict[str, str]:
+        """A layout {square: piece id} for this player's half (classic, gunjin)."""
+
+    def observe(self, event: dict) -> None:
+        """One action as this player saw it happen."""
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        """One of the legal actions (strings in notation)."""
+
+    def answer_draw(self, view: dict) -> bool:
+        """Accept (True) or decline a pending draw offer."""
+
+
+class RandomPlayer:
+    """Uniformly random legal actions and layouts."""
+
+    level = "random"
+
+    def __init__(self, variant: str, player: int, seed: int = 0) -> None:
+        self.variant = variant
+        self.player = player
+        self.rng = random.Random(seed)
+
+    def deploy(self, view: dict) -> dict[str, str]:
+        rules = DEPLOYMENTS[self.variant]
+        kinds = {k.kind: k.id for k in rules.kinds}
+        names = BOARDS[self.variant].names
+        layout = rules.random_layout(self.player, self.rng)
+        return {names[s]: kinds[k] for s, k in layout.items()}
+
+    def observe(self, event: dict) -> None:
+        pass
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        return self.rng.choice(legal)
+
+    def answer_draw(self, view: dict) -> bool:
+        return self.rng.random() < 0.5
+
+
+LEVELS: dict[str, type] = {"random": RandomPlayer}
+
+
+def make_player(variant: str, level: str, player: int, seed: int = 0) -> Player:
+    """A CPU player of the given level; raises ValueError for an unknown level."""
+    try:
+        cls = LEVELS[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}") from None
+    return cls(variant, player, seed)

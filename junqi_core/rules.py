@@ -1,0 +1,415 @@
+"""The rules: positions, legal moves, combat, push/pop and the end of play.
+
+A `Position` is the true state of the board during play.  It is built for search:
+moves are ints (`from << 6 | to`; a flip has from == to), the board is a flat list of
+piece ints (see `pieces`), and `push`/`pop` apply and undo a move in place.
+Game-level matters (setup, offers, resignation, clocks, history) live in `game`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, NamedTuple
+
+from junqi_core import pieces as pc
+from junqi_core.pieces import (
+    ATTACKER_WINS,
+    COLOUR_BIT,
+    DEFENDER_WINS,
+    FACE_DOWN,
+    KIND_MASK,
+    PieceKind,
+)
+from junqi_core.topology import (
+    BLIND_BOARD,
+    BLIND_RAIL_RAYS,
+    CLASSIC_BOARD,
+    CLASSIC_RAIL_RAYS,
+    EAST,
+    GUNJIN_BOARD,
+    GUNJIN_TABLES,
+    NORTH,
+    SOUTH,
+    WEST,
+    Board,
+)
+
+Move = int
+PASS: Move = 1 << 12  # a turn lost to the clock
+FACE_AND_COLOUR = FACE_DOWN | COLOUR_BIT
+
+
+def encode_move(frm: int, to: int) -> Move:
+    return frm << 6 | to
+
+
+def move_from(move: Move) -> int:
+    return move >> 6
+
+
+def move_to(move: Move) -> int:
+    return move & 63
+
+
+class Outcome(NamedTuple):
+    """How a game ended: the winning player (None for a draw) and a reason code."""
+
+    winner: int | None
+    reason: str
+
+
+class Position:
+    """Board, side to move and counters; variants override move generation and combat."""
+
+    variant_id: ClassVar[str]
+    spec: ClassVar[Board]
+    kinds: ClassVar[tuple[PieceKind, ...]]
+    combat: ClassVar[tuple[tuple[int, ...], ...]]
+    flag_kind: ClassVar[int]
+    quiet_limit: ClassVar[int] = 100
+    initial_swap: ClassVar[int] = 0
+
+    __slots__ = ("_stack", "board", "decided", "ply", "quiet", "swap", "turn")
+
+    def __init__(
+        self,
+        board: list[int] | None = None,
+        turn: int = 0,
+        ply: int = 0,
+        quiet: int = 0,
+        swap: int | None = None,
+        decided: Outcome | None = None,
+    ) -> None:
+        self.board = list(board) if board is not None else [0] * self.spec.size
+        if len(self.board) != self.spec.size:
+            raise ValueError(f"a {self.variant_id} board has {self.spec.size} posts")
+        self.turn = turn
+        self.ply = ply
+        self.quiet = quiet
+        # Colour of player 0 (player p plays colour p ^ swap).  Blind: -1 until the first flip.
+        self.swap = self.initial_swap if swap is None else swap
+        self.decided = decided
+        self._stack: list[tuple] = []
+
+    # --- basic queries -------------------------------------------------------------------
+
+    def copy(self) -> Position:
+        """An independent copy without the undo stack."""
+        return type(self)(self.board, self.turn, self.ply, self.quiet, self.swap, self.decided)
+
+    def colour_of(self, player: int) -> int | None:
+        return None if self.swap < 0 else player ^ self.swap
+
+    def owner(self, square: int) -> int | None:
+        """The player the piece on a square belongs to (None: empty or colours not fixed)."""
+        p = self.board[square]
+        return None if not p or self.swap < 0 else ((p >> 5) & 1) ^ self.swap
+
+    def piece_owner(self, p: int) -> int | None:
+        """The player a piece int belongs to (None before Blind colours are fixed)."""
+        return None if self.swap < 0 else ((p >> 5) & 1) ^ self.swap
+
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        raise NotImplementedError
+
+    def combat_result(self, frm: int, to: int) -> int:
+        """Outcome code of the attack frm -> to (both squares occupied)."""
+        board = self.board
+        return self.combat[board[frm] & KIND_MASK][board[to] & KIND_MASK]
+
+    # --- apply and undo ------------------------------------------------------------------
+
+    def push(self, move: Move) -> None:
+        board = self.board
+        if move == PASS:
+            self._stack.append((move, 0, 0, self.quiet, self.swap, self.decided))
+            self.quiet += 1
+            self.turn ^= 1
+            self.ply += 1
+            return
+        frm = move >> 6
+        to = move & 63
+        mover = board[frm]
+        target = board[to]
+        self._stack.append((move, mover, target, self.quiet, self.swap, self.decided))
+        if frm == to:
+            self._flip(frm, mover)
+        elif not target:
+            board[to] = mover
+            board[frm] = 0
+            self.quiet += 1
+            self._after_quiet_move(to, mover)
+        else:
+            result = self.combat_result(frm, to)
+            if result == ATTACKER_WINS:
+                board[to] = mover
+                board[frm] = 0
+                self._after_win(to, mover, target)
+            elif result == DEFENDER_WINS:
+                board[frm] = 0
+            else:
+                board[frm] = 0
+                board[to] = 0
+            self.quiet = 0
+            if target & KIND_MASK == self.flag_kind and result != DEFENDER_WINS:
+                self._flag_removed(mover)
+        self.turn ^= 1
+        self.ply += 1
+
+    def pop(self) -> Move:
+        move, mover, target, quiet, swap, decided = self._stack.pop()
+        self.turn ^= 1
+        self.ply -= 1
+        self.quiet = quiet
+        self.swap = swap
+        self.decided = decided
+        if move != PASS:
+            board = self.board
+            board[move >> 6] = mover
+            board[move & 63] = target
+        return move
+
+    def _flip(self, square: int, p: int) -> None:
+        raise ValueError("this variant has no flips")
+
+    def _after_quiet_move(self, to: int, mover: int) -> None:
+        """Hook: a move onto an empty post (Gunjin occupation)."""
+
+    def _after_win(self, to: int, mover: int, target: int) -> None:
+        """Hook: the attacker won and moved in."""
+
+    def _flag_removed(self, mover: int) -> None:
+        self.decided = Outcome(self.turn, "flag_captured")
+
+    # --- end of play ---------------------------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        """The result if play has ended, checked at the start of the side to move's turn."""
+        if self.decided is not None:
+            return self.decided
+        if not self.legal_moves(self.turn):
+            return self._no_moves_outcome()
+        if self.quiet >= self.quiet_limit:
+            return Outcome(None, "quiet_moves")
+        return None
+
+    def _no_moves_outcome(self) -> Outcome:
+        return Outcome(self.turn ^ 1, "immobilised")
+
+    def is_over(self) -> bool:
+        return self.outcome() is not None
+
+
+# ---------------------------------------------------------------------------------------
+# Junqi: classic and blind
+
+
+class JunqiPosition(Position):
+    kinds = pc.JUNQI_KINDS
+    flag_kind = pc.FLAG
+    rail_rays: ClassVar[tuple[tuple[tuple[int, ...], ...], ...]]
+    # Per square: a piece standing there never moves (classic HQs).
+    frozen: ClassVar[tuple[bool, ...]]
+
+    __slots__ = ()
+
+    @classmethod
+    def _tables(cls) -> None:
+        spec = cls.spec
+        cls.attackable = tuple(s not in spec.camps for s in range(spec.size))
+
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        if player is None:
+            player = self.turn
+        if self.swap < 0:
+            return []
+        colour_bits = (player ^ self.swap) << 5
+        enemy_bits = colour_bits ^ COLOUR_BIT
+        board = self.board
+        road_steps = self.spec.road_steps
+        rail_neighbours = self.spec.rail_neighbours
+        rail_rays = self.rail_rays
+        frozen = self.frozen
+        attackable = self.attackable
+        moves: list[Move] = []
+        append = moves.append
+        for frm, p in enumerate(board):
+            if not p or p & FACE_AND_COLOUR != colour_bits:
+                continue
+            kind = p & KIND_MASK
+            if kind >= pc.LANDMINE or frozen[frm]:
+                continue
+            base = frm << 6
+            for t in road_steps[frm]:
+                q = board[t]
+                if not q or (q & FACE_AND_COLOUR == enemy_bits and attackable[t]):
+                    append(base | t)
+            if kind == pc.ENGINEER:
+                if not rail_neighbours[frm]:
+                    continue
+                seen = {frm}
+                frontier = [frm]
+                while frontier:
+                    s = frontier.pop()
+                    for t in rail_neighbours[s]:
+                        if t in seen:
+                            continue
+                        seen.add(t)
+                        q = board[t]
+                        if not q:
+                            append(base | t)
+                            frontier.append(t)
+                        elif q & FACE_AND_COLOUR == enemy_bits and attackable[t]:
+                            append(base | t)
+            else:
+                for ray in rail_rays[frm]:
+                    for t in ray:
+                        q = board[t]
+                        if not q:
+                            append(base | t)
+                            continue
+                        if q & FACE_AND_COLOUR == enemy_bits and attackable[t]:
+                            append(base | t)
+                        break
+        return moves
+
+
+class ClassicPosition(JunqiPosition):
+    variant_id = "classic"
+    spec = CLASSIC_BOARD
+    rail_rays = CLASSIC_RAIL_RAYS
+    combat = pc.CLASSIC_COMBAT
+    frozen = tuple(
+        s in CLASSIC_BOARD.hqs[0] or s in CLASSIC_BOARD.hqs[1] for s in range(CLASSIC_BOARD.size)
+    )
+    __slots__ = ()
+
+
+class BlindPosition(JunqiPosition):
+    """Fanqi: all pieces start face down; a turn is a flip or a move; mines stay."""
+
+    variant_id = "blind"
+    spec = BLIND_BOARD
+    rail_rays = BLIND_RAIL_RAYS
+    combat = pc.BLIND_COMBAT
+    frozen = (False,) * BLIND_BOARD.size
+    quiet_limit = 80
+    initial_swap = -1
+    __slots__ = ()
+
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        flips = [s << 6 | s for s, p in enumerate(self.board) if p & FACE_DOWN]
+        return flips + super().legal_moves(player)
+
+    def _flip(self, square: int, p: int) -> None:
+        self.board[square] = p & ~FACE_DOWN
+        if self.swap < 0:
+            self.swap = ((p >> 5) & 1) ^ self.turn
+        self.quiet = 0
+
+
+# ---------------------------------------------------------------------------------------
+# Gunjin Shogi
+
+
+class GunjinPosition(Position):
+    variant_id = "gunjin"
+    spec = GUNJIN_BOARD
+    kinds = pc.GUNJIN_KINDS
+    combat = pc.GUNJIN_COMBAT
+    flag_kind = pc.G_FLAG
+    tables = GUNJIN_TABLES
+    enemy_hq = (GUNJIN_BOARD.hqs[1][0], GUNJIN_BOARD.hqs[0][0])
+    __slots__ = ()
+
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        if player is None:
+            player = self.turn
+        colour_bits = player << 5
+        board = self.board
+        neighbours = self.spec.neighbours
+        ground = self.tables.ground_rays
+        flight = self.tables.flight_rays
+        forward = self.tables.forward[player]
+        moves: list[Move] = []
+        append = moves.append
+        for frm, p in enumerate(board):
+            if not p or p & COLOUR_BIT != colour_bits:
+                continue
+            kind = p & KIND_MASK
+            if kind >= pc.MINE:
+                continue
+            base = frm << 6
+            if kind == pc.G_ENGINEER:
+                for rays in ground[frm]:
+                    for ray in rays:
+                        for t in ray:
+                            q = board[t]
+                            if not q:
+                                append(base | t)
+                                continue
+                            if q & COLOUR_BIT != colour_bits:
+                                append(base | t)
+                            break
+            elif kind == pc.PLANE:
+                for direction in (EAST, WEST):
+                    for ray in ground[frm][direction]:
+                        q = board[ray[0]]
+                        if not q or q & COLOUR_BIT != colour_bits:
+                            append(base | ray[0])
+                for direction in (NORTH, SOUTH):
+                    for ray in flight[frm][direction]:
+                        for t in ray:
+                            q = board[t]
+                            if not q or q & COLOUR_BIT != colour_bits:
+                                append(base | t)
+            else:
+                for t in neighbours[frm]:
+                    q = board[t]
+                    if not q or q & COLOUR_BIT != colour_bits:
+                        append(base | t)
+                if kind == pc.TANK or kind == pc.CAVALRY:
+                    for ray in ground[frm][forward]:
+                        if len(ray) > 1 and not board[ray[0]]:
+                            q = board[ray[1]]
+                            if not q or q & COLOUR_BIT != colour_bits:
+                                append(base | ray[1])
+        return moves
+
+    def combat_result(self, frm: int, to: int) -> int:
+        board = self.board
+        target = board[to]
+        defender = target & KIND_MASK
+        if defender == pc.G_FLAG:
+            # The flag fights with the strength of its own piece directly behind it.
+            behind = self.tables.behind[(target >> 5) & 1][to]
+            if behind is not None:
+                q = board[behind]
+                if q and q & COLOUR_BIT == target & COLOUR_BIT:
+                    defender = q & KIND_MASK
+        return self.combat[board[frm] & KIND_MASK][defender]
+
+    def _after_quiet_move(self, to: int, mover: int) -> None:
+        self._check_occupation(to, mover)
+
+    def _after_win(self, to: int, mover: int, target: int) -> None:
+        self._check_occupation(to, mover)
+
+    def _check_occupation(self, to: int, mover: int) -> None:
+        if to == self.enemy_hq[self.turn] and mover & KIND_MASK in pc.GUNJIN_OCCUPIERS:
+            self.decided = Outcome(self.turn, "occupation")
+
+    def _flag_removed(self, mover: int) -> None:
+        """A Gunjin flag is just a piece: losing it does not end the game."""
+
+    def _no_moves_outcome(self) -> Outcome:
+        if not self.legal_moves(self.turn ^ 1):
+            return Outcome(None, "no_moves")
+        return Outcome(self.turn ^ 1, "immobilised")
+
+
+for _cls in (ClassicPosition, BlindPosition):
+    _cls._tables()
+
+POSITION_CLASSES: dict[str, type[Position]] = {
+    cls.variant_id: cls for cls in (ClassicPosition, BlindPosition, GunjinPosition)
+}
