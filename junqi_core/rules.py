@@ -8,6 +8,7 @@ Game-level matters (setup, offers, resignation, clocks, history) live in `game`.
 
 from __future__ import annotations
 
+import random
 from typing import ClassVar, NamedTuple
 
 from junqi_core import pieces as pc
@@ -186,10 +187,26 @@ class Position:
         """The result if play has ended, checked at the start of the side to move's turn."""
         if self.decided is not None:
             return self.decided
-        if not self.legal_moves(self.turn):
+        return self.outcome_given(self.legal_moves(self.turn))
+
+    def outcome_given(self, moves: list[Move]) -> Outcome | None:
+        """`outcome()` when the side to move's legal moves are already known (search)."""
+        if self.decided is not None:
+            return self.decided
+        if not moves:
             return self._no_moves_outcome()
         if self.quiet >= self.quiet_limit:
             return Outcome(None, "quiet_moves")
+        return None
+
+    def playout(self, rng: random.Random, max_plies: int = 10_000) -> Outcome | None:
+        """Play uniformly random moves to the end (or max_plies); the moves stay pushed."""
+        for _ in range(max_plies):
+            moves = self.legal_moves()
+            result = self.outcome_given(moves)
+            if result is not None:
+                return result
+            self.push(rng.choice(moves))
         return None
 
     def _no_moves_outcome(self) -> Outcome:
