@@ -73,6 +73,17 @@ class Game:
             self.position = self.position_class()
             self.drafts = [self.random_layout(p, seed * 2 + p) for p in (0, 1)]
 
+    @classmethod
+    def from_position(cls, position: Position) -> Game:
+        """A game already in play from a given position (tests, studies, bug reports)."""
+        game = cls(position.variant_id)
+        game.phase = PLAY
+        game.position = position
+        game.layouts = [{}, {}]
+        game.drafts = [None, None]
+        game._check_end()
+        return game
+
     # --- setup -----------------------------------------------------------------------------
 
     def random_layout(self, player: int, seed: int) -> Layout:

@@ -1,0 +1,43 @@
+"""Building hand-made positions for tests: 'Ea2 mc3 ?Xb4' (letter, square; upper case =
+colour 0, lower case = colour 1, '?' = face down)."""
+
+from __future__ import annotations
+
+from junqi_core.game import Game
+from junqi_core.pieces import piece
+from junqi_core.rules import POSITION_CLASSES, Position
+
+
+def make_position(
+    variant: str, pieces: str, turn: int = 0, quiet: int = 0, ply: int = 0, swap: int | None = None
+) -> Position:
+    cls = POSITION_CLASSES[variant]
+    letters = {k.letter: k.kind for k in cls.kinds}
+    board = [0] * cls.spec.size
+    for token in pieces.split():
+        face_down = token.startswith("?")
+        token = token.lstrip("?")
+        letter, square = token[0], token[1:]
+        index = cls.spec.square(square)
+        assert board[index] == 0, f"two pieces on {square}"
+        board[index] = piece(letters[letter.upper()], 1 if letter.islower() else 0, face_down)
+    return cls(board, turn=turn, ply=ply, quiet=quiet, swap=swap)
+
+
+def make_game(variant: str, pieces: str, **kwargs) -> Game:
+    return Game.from_position(make_position(variant, pieces, **kwargs))
+
+
+def targets(position: Position, square: str) -> set[str]:
+    """Names of the squares the piece on `square` may move to or attack."""
+    names = position.spec.names
+    frm = position.spec.square(square)
+    return {names[m & 63] for m in position.legal_moves() if m >> 6 == frm and m & 63 != frm}
+
+
+def play(game: Game, *actions: str) -> None:
+    """Apply actions in order, each by the player whose turn it is (or named in the action)."""
+    for action in actions:
+        _, _, arg = action.partition(":")
+        player = int(arg) if arg.isdigit() else game.turn
+        game.apply(player, action)
