@@ -1,0 +1,605 @@
+#!/usr/bin/env python3
+"""Build, serve and test the static site.
+
+    python3 build.py            build dist/
+    python3 build.py serve      build dist/, then serve it on http://127.0.0.1:PORT/
+    python3 build.py test       install what the tests need, build, run every test
+
+Standard library only. What ends up in dist/:
+
+    index.html                       no-cache; names this build's asset folder
+    sw.js                            no-cache; service worker with this build's precache list
+    build.json                       build version and file list (for tests and tools)
+    assets/<build>/...               the page (web/), the app lock file and the wheels
+    pyodide/<pyodide version>/...    the Pyodide runtime, copied from node_modules
+
+Everything under assets/<build>/ and pyodide/<version>/ is immutable: a new build with
+different content gets a different <build> folder, so a new deploy never mixes with cached
+files of an old one. See docs/site.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import functools
+import hashlib
+import http.server
+import io
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+DIST = ROOT / "dist"
+CACHE = ROOT / "build" / "cache"
+
+PYODIDE_VERSION = "314.0.7"
+# Only what a browser needs: the package also has .d.ts, maps, node console pages.
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+MICROPIP_VERSION = "0.11.1"
+MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+# The PyPI wheel (it differs from the one Pyodide's own lock names; see TOOLCHAIN.md).
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+# Used when SOURCE_DATE_EPOCH is unset, so every build is reproducible by default.
+DEFAULT_EPOCH = 315619200  # 1980-01-02T00:00:00Z, inside the zip format's date range
+
+# Files of web/ that are templates rendered into the dist root; the rest is copied into
+# assets/<build>/ unchanged.
+ROOT_TEMPLATES = ("index.html", "sw.js")
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", file=sys.stderr, flush=True)
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- wheel
+
+
+def read_project() -> dict:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return tomllib.load(f)["project"]
+
+
+def source_epoch() -> int:
+    return int(os.environ.get("SOURCE_DATE_EPOCH", DEFAULT_EPOCH))
+
+
+def _zip_info(name: str, epoch: int) -> zipfile.ZipInfo:
+    date_time = time.gmtime(max(epoch, 315532800))[:6]
+    info = zipfile.ZipInfo(name, date_time=date_time)
+    info.external_attr = 0o644 << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3  # unix, whatever OS builds it
+    return info
+
+
+def build_wheel(out_dir: Path, epoch: int) -> Path:
+    """Write a pure-Python wheel of the project; same sources -> same bytes."""
+    project = read_project()
+    name = project["name"].replace("-", "_")
+    version = project["version"]
+    package_dir = ROOT / name
+    files: dict[str, bytes] = {}
+    for path in sorted(package_dir.rglob("*")):
+        rel = path.relative_to(ROOT)
+        if path.is_dir() or "__pycache__" in rel.parts or path.suffix in (".pyc", ".pyo"):
+            continue
+        files[rel.as_posix()] = path.read_bytes()
+    if f"{name}/__init__.py" not in files:
+        raise SystemExit(f"build: {package_dir} has no __init__.py")
+
+    dist_info = f"{name}-{version}.dist-info"
+    meta = [
+        "Metadata-Version: 2.1",
+        f"Name: {project['name']}",
+        f"Version: {version}",
+    ]
+    if "description" in project:
+        meta.append(f"Summary: {project['description']}")
+    if "requires-python" in project:
+        meta.append(f"Requires-Python: {project['requires-python']}")
+    meta += [f"Requires-Dist: {dep}" for dep in project.get("dependencies", [])]
+    files[f"{dist_info}/METADATA"] = ("\n".join(meta) + "\n").encode()
+    files[f"{dist_info}/WHEEL"] = (
+        "Wheel-Version: 1.0\nGenerator: junqi build.py\nRoot-Is-Purelib: true\n"
+        "Tag: py3-none-any\n"
+    ).encode()
+    scripts = project.get("scripts", {})
+    if scripts:
+        lines = ["[console_scripts]"] + [f"{k} = {v}" for k, v in sorted(scripts.items())]
+        files[f"{dist_info}/entry_points.txt"] = ("\n".join(lines) + "\n").encode()
+
+    record = io.StringIO()
+    writer = csv.writer(record, lineterminator="\n")
+    for arc, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        writer.writerow([arc, f"sha256={digest}", len(data)])
+    writer.writerow([f"{dist_info}/RECORD", "", ""])
+    files[f"{dist_info}/RECORD"] = record.getvalue().encode()
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    wheel = out_dir / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        # Package files first, sorted; dist-info last with RECORD at the very end.
+        for arc in sorted(files, key=lambda a: (a.startswith(dist_info), a == f"{dist_info}/RECORD", a)):
+            zf.writestr(_zip_info(arc, epoch), files[arc], compresslevel=9)
+    return wheel
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def ensure_pyodide() -> Path:
+    """node_modules/pyodide at the pinned version; runs `npm ci` when it is missing."""
+    pkg = ROOT / "node_modules" / "pyodide"
+
+    def installed() -> str | None:
+        try:
+            return json.loads((pkg / "package.json").read_text())["version"]
+        except (OSError, ValueError, KeyError):
+            return None
+
+    if installed() != PYODIDE_VERSION:
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SystemExit("build: npm not found; install Node.js/npm (Pyodide comes from npm)")
+        log("npm ci (vendoring Pyodide from the npm registry)")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+    if installed() != PYODIDE_VERSION:
+        raise SystemExit(f"build: node_modules/pyodide is {installed()}, need {PYODIDE_VERSION}")
+    return pkg
+
+
+def ensure_micropip() -> Path:
+    """The micropip wheel from PyPI, cached in build/cache and checked against its sha256."""
+    wheel = CACHE / MICROPIP_WHEEL
+    if not wheel.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        log(f"downloading micropip=={MICROPIP_VERSION} from PyPI")
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
+                 "--python-version", "3.13", "--only-binary=:all:",
+                 f"micropip=={MICROPIP_VERSION}", "-d", tmp],
+                check=True,
+            )
+            shutil.move(str(Path(tmp) / MICROPIP_WHEEL), wheel)
+    digest = sha256_file(wheel)
+    if digest != MICROPIP_SHA256:
+        wheel.unlink()
+        raise SystemExit(f"build: {MICROPIP_WHEEL} has sha256 {digest}, expected {MICROPIP_SHA256}")
+    return wheel
+
+
+# --------------------------------------------------------------------------- build
+
+
+def canonical_name(name: str) -> str:
+    """PEP 503 name, the form Pyodide looks packages up by ("junqi_core" -> "junqi-core")."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def app_lock(stock_lock: dict, wheels: dict[str, tuple[Path, list[str]]]) -> dict:
+    """A Pyodide lock file naming only our wheels, each with its real sha256."""
+    packages = {}
+    for raw_name, (path, imports) in sorted(wheels.items()):
+        name = canonical_name(raw_name)
+        version = path.name.split("-")[1]
+        packages[name] = {
+            "name": name,
+            "version": version,
+            "file_name": path.name,
+            "install_dir": "site",
+            "sha256": sha256_file(path),
+            "package_type": "package",
+            "imports": imports,
+            "depends": [],
+            "unvendored_tests": False,
+        }
+    return {"info": stock_lock["info"], "packages": packages}
+
+
+def render(template: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        template = template.replace(f"%%{key}%%", value)
+    if "%%" in template:
+        start = template.index("%%")
+        raise SystemExit(f"build: unrendered placeholder near {template[start:start + 40]!r}")
+    return template
+
+
+def build(out: Path = DIST) -> dict:
+    """Build the site into `out` (replaced atomically); returns the build manifest."""
+    epoch = source_epoch()
+    pyodide_pkg = ensure_pyodide()
+    micropip = ensure_micropip()
+
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+
+    # Pyodide runtime, under its own version: unchanged across our deploys.
+    pyodide_rel = f"pyodide/{PYODIDE_VERSION}"
+    for name in PYODIDE_FILES:
+        (tmp / pyodide_rel).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(pyodide_pkg / name, tmp / pyodide_rel / name)
+
+    # Stage this build's assets, hash them, then move them under assets/<build>/.
+    stage = tmp / "assets" / "_stage"
+    for src in sorted(WEB.rglob("*")):
+        rel = src.relative_to(WEB)
+        if src.is_dir() or rel.as_posix() in ROOT_TEMPLATES or src.name.startswith("."):
+            continue
+        (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, stage / rel)
+    py_dir = stage / "py"
+    game_wheel = build_wheel(py_dir, epoch)
+    shutil.copyfile(micropip, py_dir / micropip.name)
+    project_name = read_project()["name"].replace("-", "_")
+    stock_lock = json.loads((pyodide_pkg / "pyodide-lock.json").read_text())
+    lock = app_lock(stock_lock, {
+        project_name: (game_wheel, [project_name]),
+        "micropip": (py_dir / micropip.name, ["micropip"]),
+    })
+    (py_dir / "app-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
+
+    staged = sorted(p for p in stage.rglob("*") if p.is_file())
+    digest = hashlib.sha256(PYODIDE_VERSION.encode())
+    for path in staged:
+        digest.update(path.relative_to(stage).as_posix().encode() + b"\0")
+        digest.update(sha256_file(path).encode())
+    version = digest.hexdigest()[:12]
+    assets_rel = f"assets/{version}"
+    stage.rename(tmp / assets_rel)
+
+    # Files the engine downloads at start, with their sizes, for a real progress bar.
+    downloads = {
+        f"{pyodide_rel}/pyodide.asm.wasm": None,
+        f"{pyodide_rel}/python_stdlib.zip": None,
+        f"{assets_rel}/py/app-lock.json": None,
+        f"{assets_rel}/py/{game_wheel.name}": None,
+    }
+    downloads = {rel: (tmp / rel).stat().st_size for rel in downloads}
+    build_info = {
+        "version": version,
+        "engine": project_name,
+        "pyodide": PYODIDE_VERSION,
+        "pyodideURL": f"{pyodide_rel}/pyodide.mjs",
+        "lockURL": f"{assets_rel}/py/app-lock.json",
+        "packages": [canonical_name(project_name)],
+        "downloads": downloads,
+    }
+    (tmp / assets_rel / "js" / "build-info.js").write_text(
+        "// Generated by build.py; paths are relative to the site root (index.html).\n"
+        f"export const BUILD = {json.dumps(build_info, indent=2, sort_keys=True)};\n"
+    )
+
+    values = {"VERSION": version, "ASSETS": assets_rel}
+    (tmp / "index.html").write_text(render((WEB / "index.html").read_text(), values))
+    (tmp / ".nojekyll").write_text("")
+
+    # Precache list for the service worker: every page file, "./" standing for index.html.
+    precache = ["./"] + sorted(
+        p.relative_to(tmp).as_posix()
+        for p in tmp.rglob("*")
+        if p.is_file() and p.relative_to(tmp).as_posix() not in ("index.html", ".nojekyll")
+    )
+    values["PRECACHE"] = json.dumps(precache, indent=2)
+    (tmp / "sw.js").write_text(render((WEB / "sw.js").read_text(), values))
+
+    files = {
+        p.relative_to(tmp).as_posix(): {"bytes": p.stat().st_size, "sha256": sha256_file(p)}
+        for p in sorted(tmp.rglob("*"))
+        if p.is_file()
+    }
+    manifest = {
+        "version": version,
+        "assets": assets_rel,
+        "pyodide": pyodide_rel,
+        "wheel": f"{assets_rel}/py/{game_wheel.name}",
+        "source_date_epoch": epoch,
+        "files": files,
+    }
+    (tmp / "build.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+
+    old = out.with_name(out.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    tmp.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+    total = sum(f["bytes"] for f in files.values())
+    log(f"built {out} version {version}: {len(files)} files, {total / 1e6:.1f} MB")
+    return manifest
+
+
+# --------------------------------------------------------------------------- serve
+
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "connect-src 'self'; img-src 'self' data:; style-src 'self'; manifest-src 'self'; "
+    "object-src 'none'; base-uri 'self'; form-action 'none'; frame-ancestors 'none'"
+)
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a dist/ folder like netlify.toml asks: MIME types, cache headers, CSP.
+
+    `base` mounts the site under a sub-path ("/" or "/some/path/"). Subclasses may
+    override `fault(rel)` to break a build on purpose in tests.
+    """
+
+    base = "/"
+    csp: str | None = CSP
+    quiet = True
+    # Shared per server: (relative path, status, bytes sent) for every response.
+    log_entries: list | None = None
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".json": "application/json",
+        ".webmanifest": "application/manifest+json",
+        ".whl": "application/zip",
+        ".zip": "application/zip",
+        ".svg": "image/svg+xml",
+    }
+
+    def fault(self, rel: str) -> tuple[int, dict[str, str]] | None:
+        """Return (status, extra headers) to replace the real response, or None."""
+        return None
+
+    def rel_path(self) -> str | None:
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if not path.startswith(self.base):
+            return None
+        return path[len(self.base):]
+
+    def translate_path(self, path: str) -> str:
+        rel = self.rel_path()
+        if rel is None:
+            return str(Path(self.directory) / "\0missing")
+        return super().translate_path("/" + rel)
+
+    def do_GET(self) -> None:
+        self._override = None  # one handler serves every request of a keep-alive connection
+        rel = self.rel_path()
+        if rel is None and self.path.split("?")[0] == self.base.rstrip("/"):
+            self.send_response(301)
+            self.send_header("Location", self.base)
+            self.end_headers()
+            return
+        if rel is not None:
+            broken = self.fault(rel)
+            if broken is not None:
+                status, headers = broken
+                if status == 200:  # serve the file, but with replaced headers
+                    self._override = headers
+                else:
+                    self.send_response(status)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    self._record(rel, status, 0)
+                    return
+        super().do_GET()
+
+    def send_header(self, keyword: str, value: str) -> None:
+        override = getattr(self, "_override", None)
+        if override:
+            value = next((v for k, v in override.items() if k.lower() == keyword.lower()), value)
+        super().send_header(keyword, value)
+
+    def end_headers(self) -> None:
+        rel = self.rel_path() or ""
+        if rel.startswith(("assets/", "pyodide/")):
+            self.send_header("Cache-Control", "public, max-age=31536000, immutable")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        if self.csp:
+            self.send_header("Content-Security-Policy", self.csp)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
+
+    def copyfile(self, source, outputfile) -> None:  # count bytes actually sent
+        data = source.read()
+        try:
+            outputfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the browser went away
+            return
+        self._record(self.rel_path() or self.path, 200, len(data))
+
+    def _record(self, rel: str, status: int, size: int) -> None:
+        if self.log_entries is not None:
+            self.log_entries.append((rel, status, size))
+
+    def log_message(self, format: str, *args) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class SiteServer:
+    """A threaded HTTP server for a built site on 127.0.0.1; use as a context manager."""
+
+    def __init__(self, root: Path = DIST, port: int = 0, base: str = "/",
+                 handler: type[SiteHandler] = SiteHandler, quiet: bool = True,
+                 csp: str | None = CSP) -> None:
+        if not base.startswith("/") or not base.endswith("/"):
+            raise ValueError("base must start and end with '/'")
+        self.log: list[tuple[str, int, int]] = []
+        attrs = {"base": base, "quiet": quiet, "log_entries": self.log, "csp": csp}
+        cls = type("BoundSiteHandler", (handler,), attrs)
+        handler_factory = functools.partial(cls, directory=str(root))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler_factory)
+        self.httpd.daemon_threads = True
+        self.base = base
+        self.thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return self.httpd.server_address[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{self.base}"
+
+    def start(self) -> SiteServer:
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self) -> SiteServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(port: int, base: str) -> None:
+    build()
+    server = SiteServer(DIST, port=port or free_port(), base=base, quiet=False)
+    print(f"Serving the game at {server.url}  (Ctrl+C to stop)", flush=True)
+    try:
+        server.httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.httpd.server_close()
+
+
+# --------------------------------------------------------------------------- test
+
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def find_chromium() -> str | None:
+    env = os.environ.get("CHROMIUM")
+    if env:
+        return env
+    for name in CHROMIUM_CANDIDATES:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def externally_managed() -> bool:
+    import sysconfig
+
+    marker = Path(sysconfig.get_path("stdlib")) / "EXTERNALLY-MANAGED"
+    return marker.exists() and sys.prefix == sys.base_prefix
+
+
+def test_python() -> str:
+    """The interpreter to install test requirements into (a .venv if pip is locked)."""
+    if not externally_managed():
+        return sys.executable
+    venv = ROOT / ".venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        log("system Python is externally managed: creating .venv")
+        result = subprocess.run([sys.executable, "-m", "venv", str(venv)])
+        if result.returncode != 0 and os.geteuid() == 0 and shutil.which("apt-get"):
+            minor = f"python3.{sys.version_info.minor}-venv"
+            subprocess.run(["apt-get", "install", "-y", minor], check=True)
+            shutil.rmtree(venv, ignore_errors=True)
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        elif result.returncode != 0:
+            raise SystemExit("build: cannot create .venv (install python3-venv)")
+    return str(python)
+
+
+def install_test_requirements() -> str:
+    if find_chromium() is None:
+        if os.geteuid() == 0 and shutil.which("apt-get"):
+            log("installing Debian's chromium (apt-get)")
+            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+            subprocess.run(["apt-get", "update"], check=True, env=env)
+            subprocess.run(["apt-get", "install", "-y", "chromium"], check=True, env=env)
+        else:
+            raise SystemExit("build: no Chromium found; install it (apt-get install chromium) "
+                             "or set CHROMIUM=/path/to/chromium")
+    python = test_python()
+    log("pip install -e .[test]")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "-e", ".[test]"],
+                   cwd=ROOT, check=True)
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("build: npm not found; install Node.js/npm")
+    log("npm ci")
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+    return python
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    python = install_test_requirements()
+    build()
+    env = {**os.environ, "JUNQI_DIST_PREBUILT": "1"}
+    log(f"{Path(python).name} -m pytest {' '.join(pytest_args)}")
+    code = subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
+    if code == 5:
+        log("pytest collected no tests: that is a failure")
+        return 1
+    return code
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("build", help="build dist/ (the default)")
+    p_serve = sub.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
+    p_serve.add_argument("--port", type=int, default=0, help="default: a free port")
+    p_serve.add_argument("--base", default="/", help="serve under this sub-path, e.g. /junqi/")
+    p_test = sub.add_parser("test", help="install test needs, build, run all tests")
+    p_test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed to pytest")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        serve(args.port, args.base)
+        return 0
+    if args.command == "test":
+        return run_tests(args.pytest_args)
+    build()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+// The engine: junqi_core.bridge.handle running in a module Web Worker.
+//
+//   import { Engine } from "./engine.js";
+//   const engine = await Engine.start(config, { onProgress });   // rejects with LoadError
+//   const response = await engine.call({ op: "new_game", variant: "classic", seed: 1 });
+//
+// `call` sends one JSON request and resolves with the parsed JSON response, including
+// error responses ({ok: false, error: {code, message}}): those are answers, not failures.
+// It rejects only when the worker is gone (EngineCrashed). Calls carry request ids, so
+// several may be in flight at once.
+
+export class LoadError extends Error {
+  constructor(stage, message, detail = "") {
+    super(message);
+    this.name = "LoadError";
+    this.stage = stage;
+    this.detail = detail;
+  }
+}
+
+export class EngineCrashed extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "EngineCrashed";
+  }
+}
+
+// No message from the worker for this long while loading means it is stuck.
+export const DEFAULT_STALL_MS = 30000;
+
+export class Engine {
+  constructor(worker) {
+    this.worker = worker;
+    this.info = null; // the bridge's "version" response
+    this.pending = new Map(); // id -> {resolve, reject}
+    this.nextId = 1;
+    this.dead = null; // an EngineCrashed once the worker is gone
+    this.crashListeners = [];
+  }
+
+  /**
+   * Start the worker and load the engine.
+   * config: {workerURL, pyodideURL, lockURL, packages, downloads} with absolute URLs.
+   * onProgress({stage, fraction, detail}) is called as loading goes; stages are
+   * "runtime" (Pyodide), "engine" (the game package), "ready".
+   */
+  static start(config, { onProgress = () => {}, stallMs = DEFAULT_STALL_MS } = {}) {
+    let worker;
+    try {
+      worker = new Worker(config.workerURL, { type: "module", name: "junqi-engine" });
+    } catch (err) {
+      return Promise.reject(new LoadError("runtime", `Could not start the engine worker: ${err}`));
+    }
+    const engine = new Engine(worker);
+    return new Promise((resolve, reject) => {
+      let stage = "runtime";
+      let timer = null;
+      const finish = (err) => {
+        clearTimeout(timer);
+        worker.onmessage = (event) => engine._onMessage(event.data);
+        worker.onerror = (event) => {
+          event.preventDefault();
+          engine._crash(`The engine stopped: ${event.message || "worker error"}`);
+        };
+        if (err) {
+          worker.terminate();
+          reject(err);
+        } else {
+          resolve(engine);
+        }
+      };
+      const watchdog = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          finish(new LoadError(stage, `Loading stalled: nothing happened for ${stallMs / 1000} s.`,
+            "The server may be serving a file with a wrong type, or the network is down."));
+        }, stallMs);
+      };
+      watchdog();
+      onProgress({ stage, fraction: 0, detail: "Starting the engine worker" });
+      worker.onmessage = (event) => {
+        const msg = event.data;
+        watchdog();
+        if (msg.type === "progress") {
+          stage = msg.stage;
+          // Downloads are ~90% of the wait; the rest is Python starting up.
+          const downloaded = Math.min(1, msg.loaded / msg.total);
+          const fraction = msg.stage === "engine" ? 0.95 : 0.9 * downloaded;
+          onProgress({ stage, fraction, detail: msg.detail });
+        } else if (msg.type === "ready") {
+          engine.info = msg.info;
+          onProgress({ stage: "ready", fraction: 1, detail: "Ready" });
+          finish(null);
+        } else if (msg.type === "fail") {
+          finish(new LoadError(msg.stage, msg.message, msg.detail));
+        }
+      };
+      worker.onerror = (event) => {
+        event.preventDefault();
+        const what = event.message || "the worker script could not be loaded or crashed";
+        finish(new LoadError(stage, `The engine worker failed: ${what}`,
+          event.filename ? `${event.filename}:${event.lineno}` : config.workerURL));
+      };
+      worker.postMessage({ type: "init", config });
+    });
+  }
+
+  /** Send one request (an object or a JSON string); resolves with the parsed response. */
+  call(request) {
+    const text = typeof request === "string" ? request : JSON.stringify(request);
+    return this._send({ type: "call", request: text }).then((msg) => JSON.parse(msg.response));
+  }
+
+  /** Load packages named in the app lock (e.g. ["micropip"]) and verify they import. */
+  loadPackages(packages, imports = packages) {
+    return this._send({ type: "load", packages, imports }).then((msg) => {
+      if (!msg.ok) throw new Error(msg.message);
+    });
+  }
+
+  /** Register a callback for when the worker dies after it was ready. */
+  onCrash(callback) {
+    this.crashListeners.push(callback);
+  }
+
+  terminate() {
+    this.worker.terminate();
+    this._crash("The engine was stopped.", false);
+  }
+
+  _send(msg) {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...msg, id });
+    });
+  }
+
+  _onMessage(msg) {
+    if (msg.type === "response" || msg.type === "loaded") {
+      const waiter = this.pending.get(msg.id);
+      if (waiter) {
+        this.pending.delete(msg.id);
+        waiter.resolve(msg);
+      }
+    } else if (msg.type === "fail") {
+      this._crash(msg.message);
+    }
+  }
+
+  _crash(message, notify = true) {
+    if (this.dead) return;
+    this.dead = new EngineCrashed(message);
+    for (const { reject } of this.pending.values()) reject(this.dead);
+    this.pending.clear();
+    if (notify) for (const callback of this.crashListeners) callback(this.dead);
+  }
+}

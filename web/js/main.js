@@ -1,0 +1,81 @@
+// Entry point: start the engine behind the loading screen, then mount the app.
+// The page state is on <html data-state="loading|ready|error">; data-ready is set once
+// the engine answers (tests wait for it).
+
+import { BUILD } from "./build-info.js";
+import { Engine } from "./engine.js";
+import { Loader } from "./loader.js";
+import { mount } from "./app.js";
+
+const root = document.documentElement;
+const loader = new Loader(document.getElementById("loader"));
+const appRoot = document.getElementById("app");
+
+function siteURL(rel) {
+  // Paths in BUILD are relative to the site root, which is where index.html is.
+  return new URL(rel, document.baseURI).href;
+}
+
+function engineConfig() {
+  const downloads = {};
+  for (const [rel, size] of Object.entries(BUILD.downloads)) downloads[siteURL(rel)] = size;
+  return {
+    workerURL: new URL("./worker.js", import.meta.url).href,
+    pyodideURL: siteURL(BUILD.pyodideURL),
+    lockURL: siteURL(BUILD.lockURL), // Pyodide needs an absolute lock URL
+    packages: BUILD.packages,
+    downloads,
+  };
+}
+
+function setState(state) {
+  root.dataset.state = state;
+  if (state === "ready") root.dataset.ready = "true";
+  else delete root.dataset.ready;
+}
+
+function showError(message, detail) {
+  setState("error");
+  appRoot.hidden = true;
+  loader.error(message, detail, () => location.reload());
+}
+
+async function boot() {
+  setState("loading");
+  const params = new URLSearchParams(location.search);
+  const stallMs = Number(params.get("stall")) || undefined; // tests shorten the watchdog
+  let engine;
+  try {
+    engine = await Engine.start(engineConfig(), {
+      onProgress: (p) => loader.progress(p),
+      stallMs,
+    });
+  } catch (err) {
+    console.error(err);
+    showError(err.message, err.detail);
+    return;
+  }
+  engine.onCrash((err) => showError(err.message, "The engine worker stopped."));
+  window.junqi = { engine, build: BUILD }; // for tests, the console and later screens
+  loader.hide();
+  appRoot.hidden = false;
+  mount(appRoot, engine);
+  performance.mark("junqi-ready"); // bench/page.py measures navigation -> here
+  setState("ready");
+  registerServiceWorker();
+}
+
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  // Relative to the page, so the scope is the folder the site is served from.
+  navigator.serviceWorker.register("./sw.js").then(
+    (registration) => {
+      const done = () => (root.dataset.offline = "true");
+      if (registration.active) done();
+      navigator.serviceWorker.ready.then(done);
+    },
+    (err) => console.warn("service worker registration failed:", err),
+  );
+}
+
+boot();

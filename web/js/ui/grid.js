@@ -1,0 +1,100 @@
+// "Play with buttons": one button per square, laid out like the board as the player sees
+// it. Arrow keys move between squares (roving tabindex), Enter or Space taps the square.
+
+import { h, clear } from "./dom.js";
+
+export class ButtonGrid {
+  constructor(onSquare) {
+    this.onSquare = onSquare;
+    this.root = h("div", { class: "button-grid", role: "group" });
+    this.root.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-sq]");
+      if (button) {
+        this.focused = button.dataset.sq;
+        this.onSquare(button.dataset.sq);
+      }
+    });
+    this.root.addEventListener("keydown", (event) => this.onKey(event));
+    this.buttons = new Map();
+    this.focused = null;
+  }
+
+  build(geo, label) {
+    this.geo = geo;
+    clear(this.root);
+    this.buttons.clear();
+    this.root.setAttribute("aria-label", label);
+    this.root.style.setProperty("--files", geo.files);
+    const order = [...geo.cells.entries()].sort(
+      ([, a], [, b]) => a.row - b.row || a.col - b.col);
+    for (const [name, cell] of order) {
+      const button = h("button", { type: "button", class: "sq", "data-sq": name, tabindex: "-1" });
+      button.style.gridRow = String(cell.row + 1);
+      button.style.gridColumn = `${cell.col + 1} / span ${cell.span}`;
+      this.buttons.set(name, button);
+      this.root.append(button);
+    }
+    if (!this.buttons.has(this.focused)) this.focused = order.length ? order[order.length - 1][0] : null;
+    this.updateTabStop();
+  }
+
+  /** info(name) -> {text, label, classes[]} */
+  render(info) {
+    for (const [name, button] of this.buttons) {
+      const { text, label, classes } = info(name);
+      if (button.textContent !== text) button.textContent = text;
+      button.setAttribute("aria-label", label);
+      button.className = ["sq", ...classes].join(" ");
+    }
+  }
+
+  updateTabStop() {
+    for (const [name, button] of this.buttons) button.tabIndex = name === this.focused ? 0 : -1;
+  }
+
+  focusSquare(name) {
+    const button = this.buttons.get(name);
+    if (!button) return;
+    this.focused = name;
+    this.updateTabStop();
+    button.focus();
+  }
+
+  onKey(event) {
+    const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    const dir = dirs[event.key];
+    const current = event.target.closest("button[data-sq]");
+    if (!current) return;
+    let next = null;
+    if (dir) next = this.neighbour(current.dataset.sq, dir);
+    else if (event.key === "Home" || event.key === "End") {
+      const names = [...this.buttons.keys()];
+      next = event.key === "Home" ? names[0] : names[names.length - 1];
+    } else return;
+    event.preventDefault();
+    if (next) this.focusSquare(next);
+  }
+
+  /** The nearest square in a direction on the displayed grid. */
+  neighbour(name, [dx, dy]) {
+    const cells = this.geo.cells;
+    const here = cells.get(name);
+    const centre = (c) => c.col + (c.span - 1) / 2;
+    let best = null;
+    let bestScore = Infinity;
+    for (const [other, c] of cells) {
+      if (other === name) continue;
+      const ddx = centre(c) - centre(here);
+      const ddy = c.row - here.row;
+      const along = dx ? ddx * dx : ddy * dy;
+      const across = dx ? Math.abs(ddy) : Math.abs(ddx);
+      if (along <= 0 || (dx && across > 0)) continue;
+      const score = along * 10 + across * 3;
+      if (score < bestScore) {
+        bestScore = score;
+        best = other;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,171 @@
+// The engine's module worker: loads Pyodide and the game wheel, then answers calls.
+//
+// Protocol (all messages are plain objects; requests and responses stay JSON strings so
+// no Python proxies cross threads):
+//   page -> worker  {type: "init", config}        config: absolute URLs, see engine.js
+//                   {type: "call", id, request}   request: JSON string for bridge.handle
+//                   {type: "load", id, packages, imports}  load packages named in the app
+//                                                 lock, then import `imports` to verify
+//   worker -> page  {type: "progress", stage, loaded, total, detail}
+//                   {type: "ready", info}         info: the bridge's "version" response
+//                   {type: "fail", stage, message, detail}
+//                   {type: "response", id, response}   response: JSON string
+//                   {type: "loaded", id, ok, message}
+
+let pyodide = null;
+let handle = null;
+let stage = "runtime";
+let failed = false;
+const problems = []; // what went wrong while loading: HTTP errors, stderr, warnings
+
+function post(msg) {
+  self.postMessage(msg);
+}
+
+function fail(message, detail = "") {
+  if (failed) return;
+  failed = true;
+  const extra = problems.length ? problems.join("\n") : "";
+  post({ type: "fail", stage, message, detail: [detail, extra].filter(Boolean).join("\n") });
+}
+
+// ---- download accounting -------------------------------------------------------------
+// Pyodide fetches the wasm, the stdlib, the lock and the wheels with the global fetch.
+// Wrapping it lets us (1) report real byte progress, (2) stop at once on a missing file
+// or a .wasm served with the wrong type (Pyodide would otherwise hang forever on that).
+// The original Response is returned untouched (so the browser's wasm code cache still
+// works); bytes are counted on a clone.
+
+let loaded = 0;
+let total = 1;
+let lastReport = 0;
+
+function report(detail, force = false) {
+  const now = performance.now();
+  if (!force && now - lastReport < 100) return;
+  lastReport = now;
+  post({ type: "progress", stage, loaded, total, detail });
+}
+
+function shortName(url) {
+  return new URL(url).pathname.split("/").pop();
+}
+
+const realFetch = self.fetch.bind(self);
+self.fetch = async (input, init) => {
+  const url = typeof input === "string" || input instanceof URL ? String(input) : input.url;
+  let response;
+  try {
+    response = await realFetch(input, init);
+  } catch (err) {
+    fail(`Could not download ${shortName(url)}: ${err.message || err}`, url);
+    throw err;
+  }
+  const name = shortName(url);
+  if (!response.ok) {
+    problems.push(`HTTP ${response.status} for ${url}`);
+    fail(`A file of the game is missing on the server: ${name} (HTTP ${response.status}).`, url);
+    return response;
+  }
+  const type = response.headers.get("content-type") || "";
+  if (name.endsWith(".wasm") && !type.startsWith("application/wasm")) {
+    fail(
+      `The server sends ${name} as "${type || "no type"}" instead of "application/wasm"; ` +
+        "the browser refuses to run it. Fix the server's MIME types (see docs/site.md).",
+      url,
+    );
+    return response;
+  }
+  if (response.body) {
+    const reader = response.clone().body.getReader();
+    report(`Downloading ${name}`, true);
+    (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        loaded += value.byteLength;
+        report(`Downloading ${name}`);
+      }
+      report(`Downloaded ${name}`, true);
+    })().catch(() => {});
+  }
+  return response;
+};
+
+// ---- boot ------------------------------------------------------------------------------
+
+async function boot(config) {
+  total = Object.values(config.downloads || {}).reduce((a, b) => a + b, 0) || 1;
+  stage = "runtime";
+  report("Loading Python", true);
+  const { loadPyodide } = await import(config.pyodideURL);
+  if (failed) return;
+  pyodide = await loadPyodide({
+    lockFileURL: config.lockURL, // must be absolute (see TOOLCHAIN.md)
+    packageBaseUrl: config.lockURL.replace(/[^/]*$/, ""),
+    packages: config.packages,
+    stdout: (line) => console.log(`[python] ${line}`),
+    stderr: (line) => {
+      problems.push(line);
+      console.warn(`[python] ${line}`);
+    },
+  });
+  if (failed) return;
+  // loadPyodide({packages}) does not throw when a package fails: verify by importing.
+  stage = "engine";
+  report("Starting the engine", true);
+  try {
+    handle = pyodide.pyimport("junqi_core.bridge").handle;
+  } catch (err) {
+    fail("The game engine package did not load.", String(err.message || err));
+    return;
+  }
+  const info = JSON.parse(handle(JSON.stringify({ op: "version" })));
+  if (!info.ok) {
+    fail("The game engine did not answer its version request.", JSON.stringify(info));
+    return;
+  }
+  stage = "ready";
+  post({ type: "ready", info });
+}
+
+function errorResponse(code, message) {
+  return JSON.stringify({ v: 1, ok: false, error: { code, message } });
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data;
+  if (msg.type === "init") {
+    try {
+      await boot(msg.config);
+    } catch (err) {
+      fail(`Loading failed: ${err.message || err}`, String(err.stack || ""));
+    }
+  } else if (msg.type === "call") {
+    let response;
+    if (!handle) {
+      response = errorResponse("not_ready", "the engine is not loaded");
+    } else {
+      try {
+        response = handle(msg.request);
+      } catch (err) {
+        // bridge.handle never raises; this is Pyodide itself failing (e.g. a fatal error).
+        response = errorResponse("engine_crashed", String(err.message || err));
+      }
+    }
+    post({ type: "response", id: msg.id, response });
+  } else if (msg.type === "load") {
+    try {
+      await pyodide.loadPackage(msg.packages);
+      // loadPackage does not throw when a package fails: verify by importing.
+      for (const name of msg.imports || msg.packages) pyodide.pyimport(name);
+      post({ type: "loaded", id: msg.id, ok: true });
+    } catch (err) {
+      post({ type: "loaded", id: msg.id, ok: false, message: String(err.message || err) });
+    }
+  }
+};
+
+self.addEventListener("unhandledrejection", (event) => {
+  fail(`Loading failed: ${event.reason?.message || event.reason}`);
+});

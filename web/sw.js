@@ -1,0 +1,64 @@
+// Service worker (template: build.py fills in the version and the precache list).
+// After the first visit every file of this build is in a cache named after the build, so
+// the game starts and plays with the network off. URLs under assets/<build>/ and
+// pyodide/<version>/ never change content, so they are served cache-first and copied
+// from an older build's cache instead of being downloaded again; the page itself
+// ("./") is network-first so a new deploy shows up as soon as the network is there.
+
+const VERSION = "%%VERSION%%";
+const PREFIX = "junqi-";
+const CACHE = PREFIX + VERSION;
+const PRECACHE = %%PRECACHE%%;
+
+const scoped = (rel) => new URL(rel, self.registration.scope).href;
+const PAGE = scoped("./");
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
+      await Promise.all(
+        PRECACHE.map(async (rel) => {
+          const url = scoped(rel);
+          if (url !== PAGE) {
+            if (await cache.match(url)) return;
+            for (const name of older) {
+              const hit = await (await caches.open(name)).match(url);
+              if (hit) return cache.put(url, hit);
+            }
+          }
+          const response = await fetch(url, { cache: url === PAGE ? "no-cache" : "default" });
+          if (!response.ok) throw new Error(`precache: HTTP ${response.status} for ${url}`);
+          await cache.put(url, response);
+        }),
+      );
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || !request.url.startsWith(self.registration.scope)) return;
+  if (request.mode === "navigate") {
+    event.respondWith(
+      fetch(request).catch(async () => (await caches.match(PAGE)) || Response.error()),
+    );
+    return;
+  }
+  event.respondWith(
+    (async () => (await caches.match(request.url)) || fetch(request))(),
+  );
+});
