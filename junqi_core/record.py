@@ -79,6 +79,8 @@ def import_record(data: Any) -> Game:
             data = json.loads(data)
         except ValueError as error:
             raise RecordError(f"the record is not valid JSON ({error})") from None
+        except RecursionError:
+            raise RecordError("the record is nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     expected = {"format", "version", "rules", "variant", "actions", "result"}
