@@ -1,42 +1,121 @@
-// The game UI mounts here. For now a minimal "engine ready" panel: engine version,
-// start a game, and the raw JSON the engine answers. The game screens (issue 5) replace
-// this module; they get the same two things: the #app element and the engine.
+// The game UI, mounted by main.js once the engine is ready: mount(root, engine).
+// Python decides, JS draws: every rule, view and CPU move comes from junqi_core through
+// engine.call(); the modules in ./ui/ only render what it answers and send back taps.
 
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  node.append(...children);
-  return node;
-};
+import { h, clear } from "./ui/dom.js";
+import * as i18n from "./ui/i18n.js";
+import * as prefs from "./ui/prefs.js";
+import { renderStart } from "./ui/start.js";
+import { GameScreen } from "./ui/game.js";
+import { showRules, confirmDialog } from "./ui/dialogs.js";
 
-export function mount(root, engine) {
-  const info = engine.info;
-  const variant = el("select", { id: "variant", "aria-label": "Variant" },
-    ...info.variants.map((name) => el("option", { value: name }, name)));
-  const start = el("button", { type: "button", id: "new-game" }, "New game");
-  const output = el("pre", { id: "output", class: "json" });
-
-  const show = (response) => {
-    output.textContent = JSON.stringify(response, null, 2);
-    output.dataset.ok = String(Boolean(response.ok));
-  };
-
-  start.addEventListener("click", async () => {
-    start.disabled = true;
-    try {
-      const game = await engine.call({ op: "new_game", variant: variant.value, seed: 1, mode: "hotseat" });
-      show(game.ok ? await engine.call({ op: "view", game: game.game, player: 0 }) : game);
-    } catch (err) {
-      show({ ok: false, error: { code: "crash", message: err.message } });
-    } finally {
-      start.disabled = false;
-    }
+function loadStyles() {
+  const href = new URL("../css/game.css", import.meta.url).href;
+  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const link = h("link", { rel: "stylesheet", href });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve);
+    document.head.append(link);
+    setTimeout(resolve, 3000);
   });
+}
 
-  root.replaceChildren(
-    el("p", { class: "status", id: "engine-version" },
-      `Engine ${info.engine} ready (API ${info.api}).`),
-    el("div", { class: "controls" }, variant, start),
-    output,
-  );
+export async function mount(root, engine) {
+  root.dataset.ui = "loading";
+  const [, described] = await Promise.all([
+    loadStyles(),
+    engine.call({ op: "variants" }),
+    i18n.setLanguage(i18n.detect(prefs.get("lang"))),
+  ]);
+  const app = new App(root, engine, described.variants);
+  window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows
+  app.showStart();
+  root.dataset.ui = "ready";
+}
+
+class App {
+  constructor(root, engine, variants) {
+    this.root = root;
+    this.engine = engine;
+    this.info = engine.info;
+    this.variants = variants;
+    this.game = null;
+    this.glyphs = Boolean(prefs.get("glyphs", false));
+
+    const langSelect = h("select", { id: "lang-select" },
+      ...i18n.LANGUAGES.map((code) => h("option", { value: code, selected: code === i18n.language() },
+        i18n.t(`lang.${code}`))));
+    langSelect.addEventListener("change", async () => {
+      prefs.set("lang", langSelect.value);
+      await i18n.setLanguage(langSelect.value);
+      this.relabel();
+    });
+    const glyphBox = h("input", { type: "checkbox", id: "glyph-option", checked: this.glyphs });
+    glyphBox.addEventListener("change", () => {
+      this.glyphs = glyphBox.checked;
+      prefs.set("glyphs", this.glyphs);
+      if (this.game) this.game.render();
+    });
+    this.langLabel = h("label", { for: "lang-select" });
+    this.glyphLabel = h("label", { for: "glyph-option" });
+    this.toolbar = h("div", { class: "toolbar" },
+      h("div", { class: "tool" }, this.langLabel, langSelect),
+      h("div", { class: "tool" }, glyphBox, this.glyphLabel));
+    this.screen = h("div", { class: "screen" });
+    this.live = h("div", { class: "sr-only", id: "live", "aria-live": "polite", role: "status" });
+    clear(root);
+    root.append(this.toolbar, this.screen, this.live);
+    this.labelToolbar();
+  }
+
+  labelToolbar() {
+    this.langLabel.textContent = i18n.t("toolbar.language");
+    this.glyphLabel.textContent = i18n.t("toolbar.glyphs");
+    for (const option of this.toolbar.querySelectorAll("option")) {
+      option.textContent = i18n.t(`lang.${option.value}`);
+    }
+  }
+
+  relabel() {
+    this.labelToolbar();
+    if (this.game) this.game.relabel();
+    else this.showStart();
+  }
+
+  say(text) {
+    // Re-setting the same text is not announced; clear first, then set it a moment later.
+    clearTimeout(this.sayTimer);
+    this.live.textContent = "";
+    if (text) this.sayTimer = setTimeout(() => (this.live.textContent = text), 30);
+  }
+
+  showStart() {
+    if (this.game) {
+      this.game.dispose();
+      this.game = null;
+    }
+    this.say("");
+    clear(this.screen);
+    this.screen.append(renderStart(this));
+    document.title = i18n.t("title.site");
+    const first = this.screen.querySelector('input[name="variant"]:checked');
+    if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
+  }
+
+  async startGame(options) {
+    if (this.game) this.game.dispose();
+    clear(this.screen);
+    this.game = new GameScreen(this, options);
+    this.screen.append(this.game.root);
+    await this.game.start();
+  }
+
+  rules(variant) {
+    return showRules(this.root, variant);
+  }
+
+  confirm(message, yes) {
+    return confirmDialog(this.root, message, yes);
+  }
 }

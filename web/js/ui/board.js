@@ -59,11 +59,11 @@ export class Board {
       if (!m) continue;
       if (!seenFile.has(m[1])) {
         seenFile.add(m[1]);
-        labels.append(s("text", { x: sq.x, y: height - 8, class: "coord" }, m[1]));
+        labels.append(s("text", { x: sq.x, y: height - 10, class: "coord" }, m[1]));
       }
       if (!seenRank.has(m[2])) {
         seenRank.add(m[2]);
-        labels.append(s("text", { x: 12, y: sq.y + 4, class: "coord" }, m[2]));
+        labels.append(s("text", { x: 14, y: sq.y + 4, class: "coord" }, m[2]));
       }
     }
     for (const sq of geo.squares.values()) {
@@ -105,7 +105,7 @@ export class Board {
         layers.posts.append(s("circle", { cx: x, cy: y, r: 21, class: "camp" }));
       } else if (sq.type === "hq") {
         layers.posts.append(
-          s("rect", { x: x - 34, y: y - 19, width: 68, height: 38, rx: 16, class: "hq" }),
+          s("rect", { x: x - 42, y: y - 23, width: 84, height: 46, rx: 20, class: "hq" }),
           s("text", { x, y: y + 5, class: "square-label" }, t(HQ_LABEL.junqi)));
       } else if (sq.type === "station") {
         layers.posts.append(s("rect", {
@@ -207,9 +207,10 @@ export class Board {
     const { cell } = geo;
     const known = Boolean(piece.kind);
     const cls = ["pc", state.colour(piece)];
-    if (piece.down) cls.push("down");
+    if (piece.down && !known) cls.push("down");
     else cls.push(known ? "known" : "blank");
-    if (piece.owner === state.viewer && piece.owner !== null) cls.push("mine");
+    if (piece.down && known) cls.push("revealed"); // face down until the end of the game
+    if (piece.owner === state.viewer && piece.owner !== null) cls.push("own");
     const g = s("g", {
       class: cls.join(" "), transform: `translate(${sq.x},${sq.y})`, "data-sq": name,
       "data-owner": piece.owner === null ? "" : piece.owner,
@@ -226,7 +227,7 @@ export class Board {
       g.append(s("rect", { x: -cell.tileW / 2, y: -cell.tileH / 2, width: cell.tileW,
         height: cell.tileH, rx: 5, class: "tile" }));
     }
-    if (piece.down) {
+    if (piece.down && !known) {
       g.append(s("rect", { x: -cell.tileW / 2 + 5, y: -cell.tileH / 2 + 5, width: cell.tileW - 10,
         height: cell.tileH - 10, rx: 3, class: "back", fill: "url(#hatch)" }));
     } else if (known) {

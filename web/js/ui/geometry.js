@@ -2,8 +2,8 @@
 // y = rank index; stations at y = 5.5, the Gunjin HQ at x = 2.5). Seat 1 sees the board
 // turned half a turn, so each player's own side is at the bottom.
 
-const JUNQI = { w: 92, h: 50, gap: 56, pad: 44, tileW: 72, tileH: 34 };
-const GUNJIN = { w: 80, h: 62, gap: 46, pad: 40, tileW: 60, tileH: 50 };
+const JUNQI = { w: 92, h: 50, gap: 56, pad: 58, padY: 40, tileW: 72, tileH: 34 };
+const GUNJIN = { w: 80, h: 62, gap: 46, pad: 64, padY: 56, tileW: 60, tileH: 50 };
 
 export function makeGeometry(desc, seat) {
   const board = desc.board;
@@ -13,11 +13,11 @@ export function makeGeometry(desc, seat) {
   const rawY = (y) => y * g.h + (y > front ? g.gap : y === front ? g.gap / 2 : 0);
   const span = rawY(board.ranks - 1);
   const width = (board.files - 1) * g.w + 2 * g.pad;
-  const height = span + 2 * g.pad;
+  const height = span + 2 * g.padY;
   const flipped = seat === 1;
   const point = (x, y) => {
     let px = g.pad + x * g.w;
-    let py = g.pad + (span - rawY(y)); // rank 1 at the bottom
+    let py = g.padY + (span - rawY(y)); // rank 1 at the bottom
     if (flipped) {
       px = width - px;
       py = height - py;

@@ -58,6 +58,7 @@ export function pieceName(variant, kind) {
 }
 
 export function shortName(variant, kind) {
+  // A short form only from the same language (never an English one in another language).
   const key = `short.${family(variant)}.${kind}`;
-  return has(key) ? t(key) : pieceName(variant, kind);
+  return key in strings ? strings[key] : pieceName(variant, kind);
 }
