@@ -218,12 +218,12 @@ def _random(game: Game, player: int, message: dict) -> None:
 
 def _swap(game: Game, player: int, message: dict) -> None:
     a, b = _square(game, message, "a"), _square(game, message, "b")
-    game._check_setup(player)
+    game.require_setup(player)
     game.set_draft(player, game.deployment.swap(player, game.drafts[player], a, b))
 
 
 def _mirror(game: Game, player: int, message: dict) -> None:
-    game._check_setup(player)
+    game.require_setup(player)
     game.set_draft(player, game.deployment.mirror(game.drafts[player]))
 
 

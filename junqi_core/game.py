@@ -92,13 +92,13 @@ class Game:
 
     def set_draft(self, player: int, layout: Layout) -> None:
         """Replace a player's draft layout (must be legal; refused otherwise, unchanged)."""
-        self._check_setup(player)
+        self.require_setup(player)
         self.deployment.validate(player, layout)  # type: ignore[union-attr]
         self.drafts[player] = dict(layout)
 
     def deploy(self, player: int, layout: Layout | None = None) -> None:
         """Confirm a player's layout (default: the draft); play starts when both have."""
-        self._check_setup(player)
+        self.require_setup(player)
         assert self.deployment is not None
         layout = self.drafts[player] if layout is None else layout
         self.deployment.validate(player, layout)  # type: ignore[arg-type]
@@ -112,7 +112,7 @@ class Game:
             self.phase = PLAY
             self._check_end()
 
-    def _check_setup(self, player: int) -> None:
+    def require_setup(self, player: int) -> None:
         self._check_player(player)
         if self.phase != SETUP:
             raise IllegalActionError("wrong_phase", "deployment is only possible during setup")
