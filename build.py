@@ -357,8 +357,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     base = "/"
     csp: str | None = CSP
     quiet = True
-    # Shared per server: (relative path, status, bytes sent) for every response.
+    # Shared per server, see SiteServer.
     log_entries: list | None = None
+    request_entries: list | None = None
 
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -439,6 +440,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if self.log_entries is not None:
             self.log_entries.append((rel, status, size))
 
+    def log_request(self, code="-", size="-") -> None:
+        if self.request_entries is not None:
+            self.request_entries.append((self.path, int(getattr(code, "value", code))))
+        super().log_request(code, size)
+
     def log_message(self, format: str, *args) -> None:
         if not self.quiet:
             super().log_message(format, *args)
@@ -449,11 +455,15 @@ class SiteServer:
 
     def __init__(self, root: Path = DIST, port: int = 0, base: str = "/",
                  handler: type[SiteHandler] = SiteHandler, quiet: bool = True,
-                 csp: str | None = CSP) -> None:
+                 csp: str | None = CSP, **handler_attrs) -> None:
         if not base.startswith("/") or not base.endswith("/"):
             raise ValueError("base must start and end with '/'")
+        # (path relative to base, status, body bytes) for each file or fault answered.
         self.log: list[tuple[str, int, int]] = []
-        attrs = {"base": base, "quiet": quiet, "log_entries": self.log, "csp": csp}
+        # (raw request path, status) for every request, including 404s outside base.
+        self.requests: list[tuple[str, int]] = []
+        attrs = {"base": base, "quiet": quiet, "log_entries": self.log, "csp": csp,
+                 "request_entries": self.requests, **handler_attrs}
         cls = type("BoundSiteHandler", (handler,), attrs)
         handler_factory = functools.partial(cls, directory=str(root))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler_factory)

@@ -1,11 +1,15 @@
 // Entry point: start the engine behind the loading screen, then mount the app.
 // The page state is on <html data-state="loading|ready|error">; data-ready is set once
-// the engine answers (tests wait for it).
+// the engine answers and the app is mounted (tests wait for it).
+//
+// Only the shell's own small modules are imported statically. The game UI (app.js and
+// what it imports) is loaded with a dynamic import that runs while the engine boots, so
+// the engine starts at once, and a broken UI module shows the error screen instead of
+// leaving the page on "Starting…".
 
 import { BUILD } from "./build-info.js";
 import { Engine } from "./engine.js";
 import { Loader } from "./loader.js";
-import { mount } from "./app.js";
 
 const root = document.documentElement;
 const loader = new Loader(document.getElementById("loader"));
@@ -42,6 +46,8 @@ function showError(message, detail) {
 
 async function boot() {
   setState("loading");
+  const app = import("./app.js");
+  app.catch(() => {}); // handled below, after the engine
   const params = new URLSearchParams(location.search);
   const stallMs = Number(params.get("stall")) || undefined; // tests shorten the watchdog
   let engine;
@@ -57,9 +63,16 @@ async function boot() {
   }
   engine.onCrash((err) => showError(err.message, "The engine worker stopped."));
   window.junqi = { engine, build: BUILD }; // for tests, the console and later screens
+  try {
+    const { mount } = await app;
+    appRoot.hidden = false;
+    await mount(appRoot, engine);
+  } catch (err) {
+    console.error(err);
+    showError(`The game screen could not be loaded: ${err.message}`, String(err.stack || ""));
+    return;
+  }
   loader.hide();
-  appRoot.hidden = false;
-  mount(appRoot, engine);
   performance.mark("junqi-ready"); // bench/page.py measures navigation -> here
   setState("ready");
   registerServiceWorker();

@@ -92,6 +92,27 @@ self.fetch = async (input, init) => {
   return response;
 };
 
+// When WebAssembly.instantiate fails (wrong MIME type, a Content-Security-Policy without
+// 'wasm-unsafe-eval', a corrupt file), Pyodide 314 only logs "wasm instantiation failed!"
+// and its error with console.warn, and never settles: turn that into a failure now.
+const realWarn = console.warn.bind(console);
+let wasmFailed = false;
+console.warn = (...args) => {
+  realWarn(...args);
+  if (args[0] === "wasm instantiation failed!") {
+    wasmFailed = true;
+  } else if (wasmFailed) {
+    const reason = String(args[0]?.message || args[0]).replace(/\.$/, "");
+    const csp = /Content Security Policy|wasm-unsafe-eval|WebAssembly\.instantiate/i.test(reason)
+      ? " The site's Content-Security-Policy must allow 'wasm-unsafe-eval'."
+      : "";
+    fail(`The Python runtime (WebAssembly) could not start: ${reason}.${csp}`);
+  }
+};
+self.addEventListener("securitypolicyviolation", (event) => {
+  problems.push(`Content-Security-Policy blocked ${event.blockedURI} (${event.violatedDirective})`);
+});
+
 // ---- boot ------------------------------------------------------------------------------
 
 async function boot(config) {

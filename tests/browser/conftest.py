@@ -1,0 +1,176 @@
+"""Browser test fixtures: one build per session, served on 127.0.0.1, driven in Chromium.
+
+- `dist`: `build.build()` output in a temp folder (one per session).
+- `serve(base="/", faults=None, csp=build.CSP)`: start a server for `dist` (production
+  headers; `faults` maps a path suffix to a way of breaking it, see FaultyHandler).
+- `server`: the default server at "/".
+- `browser`: headless Debian Chromium through Python Playwright (`executable_path`).
+- `site`: opens pages in a fresh context that aborts and counts every request leaving
+  127.0.0.1 (asserted zero at teardown), collects console messages, and saves a screenshot
+  of each page to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+]
+LOCAL = re.compile(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/")
+READY_TIMEOUT_MS = 60_000
+
+
+class FaultyHandler(build.SiteHandler):
+    """Breaks chosen files on purpose. faults: {path suffix: (kind, value)} where kind is
+    "status" (answer with that HTTP status), "type" (serve the file with that
+    Content-Type) or "hang" (answer nothing for that many seconds, then 404)."""
+
+    faults: dict = {}
+
+    def fault(self, rel):
+        for suffix, (kind, value) in list(self.faults.items()):
+            if rel.endswith(suffix):
+                if kind == "status":
+                    return value, {}
+                if kind == "type":
+                    return 200, {"Content-Type": value}
+                if kind == "hang":
+                    time.sleep(value)
+                    return 404, {}
+        return None
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "dist"
+    build.build(out)
+    return out
+
+
+@pytest.fixture
+def serve(dist):
+    servers = []
+
+    def start(base="/", faults=None, csp=build.CSP):
+        server = build.SiteServer(dist, base=base, handler=FaultyHandler, csp=csp,
+                                  faults=faults if faults is not None else {})
+        servers.append(server.start())
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def _session_server(dist):
+    with build.SiteServer(dist) as server:
+        yield server
+
+
+@pytest.fixture
+def server(_session_server):
+    return _session_server
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    chromium = build.find_chromium()
+    if chromium is None:
+        pytest.fail("no Chromium: run `python3 build.py test` (installs Debian's chromium)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class Site:
+    """A browser context for one test, guarded against requests leaving the machine."""
+
+    def __init__(self, browser, name: str) -> None:
+        self.name = name
+        self.context = browser.new_context()
+        self.external: list[str] = []
+        self.local: list[str] = []
+        self.console: list[str] = []
+        self.pages = []
+        self.context.route("**/*", self._route)
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        if url.startswith(("data:", "blob:")) or LOCAL.match(url):
+            self.local.append(url)
+            route.continue_()
+        else:
+            self.external.append(url)
+            route.abort()
+
+    def open(self, url: str, wait: str | None = "ready"):
+        page = self.context.new_page()
+        page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
+        page.on("pageerror", lambda err: self.console.append(f"pageerror: {err}"))
+        self.pages.append(page)
+        page.goto(url)
+        if wait == "ready":
+            wait_ready(page)
+        elif wait == "error":
+            wait_error(page)
+        return page
+
+    def close(self) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        for i, page in enumerate(self.pages):
+            if not page.is_closed():
+                suffix = f"-{i}" if i else ""
+                try:
+                    page.screenshot(path=str(ARTIFACTS / f"{self.name}{suffix}.png"))
+                except Exception:  # a screenshot is a bonus; never mask the real result
+                    pass
+        self.context.close()
+
+
+def wait_ready(page, timeout=READY_TIMEOUT_MS) -> None:
+    page.wait_for_selector("html[data-state=ready], html[data-state=error]",
+                           state="attached", timeout=timeout)
+    state = page.evaluate("document.documentElement.dataset.state")
+    if state != "ready":
+        message = page.inner_text("#loader")
+        raise AssertionError(f"page shows the error screen instead of ready:\n{message}")
+    assert page.evaluate("document.documentElement.dataset.ready") == "true"
+
+
+def wait_error(page, timeout=READY_TIMEOUT_MS) -> str:
+    page.wait_for_selector("html[data-state=ready], html[data-state=error]",
+                           state="attached", timeout=timeout)
+    assert page.evaluate("document.documentElement.dataset.state") == "error"
+    assert page.is_visible("#loader-retry")
+    return page.inner_text("#loader-error-message")
+
+
+@pytest.fixture
+def site(browser, request):
+    name = re.sub(r"[^\w.-]+", "_", request.node.name)
+    s = Site(browser, name)
+    yield s
+    s.close()
+    assert s.external == [], f"requests left 127.0.0.1: {s.external}"
+
+
+def call(page, request: dict) -> dict:
+    """One bridge round trip through the page's engine (web/js/engine.js)."""
+    return page.evaluate("request => window.junqi.engine.call(request)", request)
