@@ -40,6 +40,7 @@ import time
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parent
 WEB = ROOT / "web"
@@ -126,9 +127,8 @@ def build_wheel(out_dir: Path, epoch: int) -> Path:
     meta += [f"Requires-Dist: {dep}" for dep in project.get("dependencies", [])]
     files[f"{dist_info}/METADATA"] = ("\n".join(meta) + "\n").encode()
     files[f"{dist_info}/WHEEL"] = (
-        "Wheel-Version: 1.0\nGenerator: junqi build.py\nRoot-Is-Purelib: true\n"
-        "Tag: py3-none-any\n"
-    ).encode()
+        b"Wheel-Version: 1.0\nGenerator: junqi build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     scripts = project.get("scripts", {})
     if scripts:
         lines = ["[console_scripts]"] + [f"{k} = {v}" for k, v in sorted(scripts.items())]
@@ -146,7 +146,8 @@ def build_wheel(out_dir: Path, epoch: int) -> Path:
     wheel = out_dir / f"{name}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(wheel, "w") as zf:
         # Package files first, sorted; dist-info last with RECORD at the very end.
-        for arc in sorted(files, key=lambda a: (a.startswith(dist_info), a == f"{dist_info}/RECORD", a)):
+        record_last = lambda a: (a.startswith(dist_info), a == f"{dist_info}/RECORD", a)  # noqa: E731
+        for arc in sorted(files, key=record_last):
             zf.writestr(_zip_info(arc, epoch), files[arc], compresslevel=9)
     return wheel
 
@@ -183,9 +184,20 @@ def ensure_micropip() -> Path:
         log(f"downloading micropip=={MICROPIP_VERSION} from PyPI")
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run(
-                [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-                 "--python-version", "3.13", "--only-binary=:all:",
-                 f"micropip=={MICROPIP_VERSION}", "-d", tmp],
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--no-deps",
+                    "--quiet",
+                    "--python-version",
+                    "3.13",
+                    "--only-binary=:all:",
+                    f"micropip=={MICROPIP_VERSION}",
+                    "-d",
+                    tmp,
+                ],
                 check=True,
             )
             shutil.move(str(Path(tmp) / MICROPIP_WHEEL), wheel)
@@ -229,7 +241,7 @@ def render(template: str, values: dict[str, str]) -> str:
         template = template.replace(f"%%{key}%%", value)
     if "%%" in template:
         start = template.index("%%")
-        raise SystemExit(f"build: unrendered placeholder near {template[start:start + 40]!r}")
+        raise SystemExit(f"build: unrendered placeholder near {template[start : start + 40]!r}")
     return template
 
 
@@ -262,10 +274,13 @@ def build(out: Path = DIST) -> dict:
     shutil.copyfile(micropip, py_dir / micropip.name)
     project_name = read_project()["name"].replace("-", "_")
     stock_lock = json.loads((pyodide_pkg / "pyodide-lock.json").read_text())
-    lock = app_lock(stock_lock, {
-        project_name: (game_wheel, [project_name]),
-        "micropip": (py_dir / micropip.name, ["micropip"]),
-    })
+    lock = app_lock(
+        stock_lock,
+        {
+            project_name: (game_wheel, [project_name]),
+            "micropip": (py_dir / micropip.name, ["micropip"]),
+        },
+    )
     (py_dir / "app-lock.json").write_text(json.dumps(lock, indent=1, sort_keys=True) + "\n")
 
     staged = sorted(p for p in stage.rglob("*") if p.is_file())
@@ -304,11 +319,14 @@ def build(out: Path = DIST) -> dict:
     (tmp / ".nojekyll").write_text("")
 
     # Precache list for the service worker: every page file, "./" standing for index.html.
-    precache = ["./"] + sorted(
-        p.relative_to(tmp).as_posix()
-        for p in tmp.rglob("*")
-        if p.is_file() and p.relative_to(tmp).as_posix() not in ("index.html", ".nojekyll")
-    )
+    precache = [
+        "./",
+        *sorted(
+            p.relative_to(tmp).as_posix()
+            for p in tmp.rglob("*")
+            if p.is_file() and p.relative_to(tmp).as_posix() not in ("index.html", ".nojekyll")
+        ),
+    ]
     values["PRECACHE"] = json.dumps(precache, indent=2)
     (tmp / "sw.js").write_text(render((WEB / "sw.js").read_text(), values))
 
@@ -361,7 +379,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     log_entries: list | None = None
     request_entries: list | None = None
 
-    extensions_map = {
+    extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".wasm": "application/wasm",
         ".mjs": "text/javascript",
@@ -373,15 +391,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
     }
 
-    def fault(self, rel: str) -> tuple[int, dict[str, str]] | None:
-        """Return (status, extra headers) to replace the real response, or None."""
+    def fault(self, rel: str) -> tuple | None:
+        """None, or how to answer instead: (status, headers) -- status 200 serves the file
+        with those headers replaced -- or (status, headers, body bytes)."""
         return None
 
     def rel_path(self) -> str | None:
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         if not path.startswith(self.base):
             return None
-        return path[len(self.base):]
+        return path[len(self.base) :]
 
     def translate_path(self, path: str) -> str:
         rel = self.rel_path()
@@ -400,7 +419,19 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if rel is not None:
             broken = self.fault(rel)
             if broken is not None:
-                status, headers = broken
+                status, headers, *body = broken
+                if body:  # serve these bytes instead of the file
+                    self.send_response(status)
+                    for key, value in {
+                        "Content-Type": "application/octet-stream",
+                        **headers,
+                    }.items():
+                        self.send_header(key, value)
+                    self.send_header("Content-Length", str(len(body[0])))
+                    self.end_headers()
+                    self.wfile.write(body[0])
+                    self._record(rel, status, len(body[0]))
+                    return
                 if status == 200:  # serve the file, but with replaced headers
                     self._override = headers
                 else:
@@ -453,17 +484,30 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 class SiteServer:
     """A threaded HTTP server for a built site on 127.0.0.1; use as a context manager."""
 
-    def __init__(self, root: Path = DIST, port: int = 0, base: str = "/",
-                 handler: type[SiteHandler] = SiteHandler, quiet: bool = True,
-                 csp: str | None = CSP, **handler_attrs) -> None:
+    def __init__(
+        self,
+        root: Path = DIST,
+        port: int = 0,
+        base: str = "/",
+        handler: type[SiteHandler] = SiteHandler,
+        quiet: bool = True,
+        csp: str | None = CSP,
+        **handler_attrs,
+    ) -> None:
         if not base.startswith("/") or not base.endswith("/"):
             raise ValueError("base must start and end with '/'")
         # (path relative to base, status, body bytes) for each file or fault answered.
         self.log: list[tuple[str, int, int]] = []
         # (raw request path, status) for every request, including 404s outside base.
         self.requests: list[tuple[str, int]] = []
-        attrs = {"base": base, "quiet": quiet, "log_entries": self.log, "csp": csp,
-                 "request_entries": self.requests, **handler_attrs}
+        attrs = {
+            "base": base,
+            "quiet": quiet,
+            "log_entries": self.log,
+            "csp": csp,
+            "request_entries": self.requests,
+            **handler_attrs,
+        }
         cls = type("BoundSiteHandler", (handler,), attrs)
         handler_factory = functools.partial(cls, directory=str(root))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler_factory)
@@ -563,12 +607,15 @@ def install_test_requirements() -> str:
             subprocess.run(["apt-get", "update"], check=True, env=env)
             subprocess.run(["apt-get", "install", "-y", "chromium"], check=True, env=env)
         else:
-            raise SystemExit("build: no Chromium found; install it (apt-get install chromium) "
-                             "or set CHROMIUM=/path/to/chromium")
+            raise SystemExit(
+                "build: no Chromium found; install it (apt-get install chromium) "
+                "or set CHROMIUM=/path/to/chromium"
+            )
     python = test_python()
     log("pip install -e .[test]")
-    subprocess.run([python, "-m", "pip", "install", "--quiet", "-e", ".[test]"],
-                   cwd=ROOT, check=True)
+    subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "-e", ".[test]"], cwd=ROOT, check=True
+    )
     npm = shutil.which("npm")
     if npm is None:
         raise SystemExit("build: npm not found; install Node.js/npm")

@@ -34,8 +34,14 @@ sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
 ]
 
 BARE_HTML = """<!doctype html>
@@ -92,8 +98,13 @@ def split_bytes(entries) -> tuple[int, int]:
 
 def measure(pw, server, path: str, profile: Path, runs: int, offline_wait: bool) -> dict:
     url = server.url + path
-    result = {"cold_ms": [], "warm_ms": [], "cold_bytes": None, "cold_total_bytes": None,
-              "warm_bytes": None}
+    result = {
+        "cold_ms": [],
+        "warm_ms": [],
+        "cold_bytes": None,
+        "cold_total_bytes": None,
+        "warm_bytes": None,
+    }
     browser = pw.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_ARGS)
     try:
         for i in range(runs):
@@ -115,7 +126,8 @@ def measure(pw, server, path: str, profile: Path, runs: int, offline_wait: bool)
     shutil.rmtree(profile, ignore_errors=True)
     for i in range(runs + 1):
         context = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=build.find_chromium(), args=CHROMIUM_ARGS)
+            str(profile), executable_path=build.find_chromium(), args=CHROMIUM_ARGS
+        )
         page = context.pages[0] if context.pages else context.new_page()
         start = len(server.log)
         ms = ready_ms(page, url)
@@ -145,21 +157,31 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         manifest = prepare(site, args.no_build)
-        own_files = {rel: f["bytes"] for rel, f in manifest["files"].items()
-                     if not rel.startswith("pyodide/")}
+        own_files = {
+            rel: f["bytes"]
+            for rel, f in manifest["files"].items()
+            if not rel.startswith("pyodide/")
+        }
         with build.SiteServer(site) as server, sync_playwright() as pw:
             ours = measure(pw, server, "", Path(tmp) / "profile-ours", args.runs, True)
             bare = measure(pw, server, "bare/", Path(tmp) / "profile-bare", args.runs, False)
 
-    med = {key: (statistics.median(ours[key]), statistics.median(bare[key]))
-           for key in ("cold_ms", "warm_ms")}
-    print(f"bench/page.py  build {manifest['version']}  Pyodide {build.PYODIDE_VERSION}  "
-          f"Chromium headless, 127.0.0.1, {args.runs} runs each, median")
+    med = {
+        key: (statistics.median(ours[key]), statistics.median(bare[key]))
+        for key in ("cold_ms", "warm_ms")
+    }
+    print(
+        f"bench/page.py  build {manifest['version']}  Pyodide {build.PYODIDE_VERSION}  "
+        f"Chromium headless, 127.0.0.1, {args.runs} runs each, median"
+    )
     print(f"{'':24}{'ours':>10}{'bare':>10}{'ratio':>8}   runs (ours | bare)")
     for key, label in (("cold_ms", "cold nav->ready (ms)"), ("warm_ms", "warm nav->ready (ms)")):
         o, b = med[key]
-        runs = " ".join(f"{x:.0f}" for x in ours[key]) + " | " + " ".join(
-            f"{x:.0f}" for x in bare[key])
+        runs = (
+            " ".join(f"{x:.0f}" for x in ours[key])
+            + " | "
+            + " ".join(f"{x:.0f}" for x in bare[key])
+        )
         print(f"{label:24}{o:>10.0f}{b:>10.0f}{o / b:>8.2f}   {runs}")
     print("bytes sent by the server (Pyodide runtime + everything else):")
     for label, (p, o) in (
@@ -173,13 +195,17 @@ def main() -> int:
     total_own = sum(own_files.values())
     wheel = own_files[manifest["wheel"]]
     micropip = sum(v for k, v in own_files.items() if "/micropip-" in k)
-    print(f"our own files in dist (all but pyodide/): {kb(total_own)} in {len(own_files)} files "
-          f"(game wheel {kb(wheel)}, micropip wheel {kb(micropip)}, "
-          f"page {kb(total_own - wheel - micropip)}); aim < 300 KB: "
-          f"{'ok' if total_own < 300 * 1024 else 'OVER'}")
+    print(
+        f"our own files in dist (all but pyodide/): {kb(total_own)} in {len(own_files)} files "
+        f"(game wheel {kb(wheel)}, micropip wheel {kb(micropip)}, "
+        f"page {kb(total_own - wheel - micropip)}); aim < 300 KB: "
+        f"{'ok' if total_own < 300 * 1024 else 'OVER'}"
+    )
     ratio = med["cold_ms"][0] / med["cold_ms"][1]
-    print(f"aim: ready within 1.2x of bare Pyodide (cold): {ratio:.2f}x "
-          f"{'ok' if ratio <= 1.2 else 'OVER'}")
+    print(
+        f"aim: ready within 1.2x of bare Pyodide (cold): {ratio:.2f}x "
+        f"{'ok' if ratio <= 1.2 else 'OVER'}"
+    )
     return 0
 
 

@@ -12,10 +12,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -26,8 +28,14 @@ import build  # noqa: E402
 
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
 ]
 LOCAL = re.compile(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/")
 READY_TIMEOUT_MS = 60_000
@@ -36,9 +44,10 @@ READY_TIMEOUT_MS = 60_000
 class FaultyHandler(build.SiteHandler):
     """Breaks chosen files on purpose. faults: {path suffix: (kind, value)} where kind is
     "status" (answer with that HTTP status), "type" (serve the file with that
-    Content-Type) or "hang" (answer nothing for that many seconds, then 404)."""
+    Content-Type), "body" (serve these bytes instead) or "hang" (answer nothing for that
+    many seconds, then 404)."""
 
-    faults: dict = {}
+    faults: ClassVar[dict] = {}
 
     def fault(self, rel):
         for suffix, (kind, value) in list(self.faults.items()):
@@ -47,6 +56,8 @@ class FaultyHandler(build.SiteHandler):
                     return value, {}
                 if kind == "type":
                     return 200, {"Content-Type": value}
+                if kind == "body":
+                    return 200, {}, value
                 if kind == "hang":
                     time.sleep(value)
                     return 404, {}
@@ -65,8 +76,13 @@ def serve(dist):
     servers = []
 
     def start(base="/", faults=None, csp=build.CSP):
-        server = build.SiteServer(dist, base=base, handler=FaultyHandler, csp=csp,
-                                  faults=faults if faults is not None else {})
+        server = build.SiteServer(
+            dist,
+            base=base,
+            handler=FaultyHandler,
+            csp=csp,
+            faults=faults if faults is not None else {},
+        )
         servers.append(server.start())
         return server
 
@@ -137,16 +153,16 @@ class Site:
         for i, page in enumerate(self.pages):
             if not page.is_closed():
                 suffix = f"-{i}" if i else ""
-                try:
+                # A screenshot is a bonus: never let it mask the real result.
+                with contextlib.suppress(Exception):
                     page.screenshot(path=str(ARTIFACTS / f"{self.name}{suffix}.png"))
-                except Exception:  # a screenshot is a bonus; never mask the real result
-                    pass
         self.context.close()
 
 
 def wait_ready(page, timeout=READY_TIMEOUT_MS) -> None:
-    page.wait_for_selector("html[data-state=ready], html[data-state=error]",
-                           state="attached", timeout=timeout)
+    page.wait_for_selector(
+        "html[data-state=ready], html[data-state=error]", state="attached", timeout=timeout
+    )
     state = page.evaluate("document.documentElement.dataset.state")
     if state != "ready":
         message = page.inner_text("#loader")
@@ -155,8 +171,9 @@ def wait_ready(page, timeout=READY_TIMEOUT_MS) -> None:
 
 
 def wait_error(page, timeout=READY_TIMEOUT_MS) -> str:
-    page.wait_for_selector("html[data-state=ready], html[data-state=error]",
-                           state="attached", timeout=timeout)
+    page.wait_for_selector(
+        "html[data-state=ready], html[data-state=error]", state="attached", timeout=timeout
+    )
     assert page.evaluate("document.documentElement.dataset.state") == "error"
     assert page.is_visible("#loader-retry")
     return page.inner_text("#loader-error-message")

@@ -51,6 +51,26 @@ function shortName(url) {
   return new URL(url).pathname.split("/").pop();
 }
 
+// A fetch with an `integrity` (Pyodide checks wheels against the lock's sha256) rejects
+// with a bare "Failed to fetch" both when the file is missing and when its hash differs:
+// ask again without the check to tell the user which.
+async function whyFetchFailed(url, init, err) {
+  const name = shortName(url);
+  if (init && init.integrity) {
+    try {
+      const probe = await realFetch(url, { cache: "no-store" });
+      if (!probe.ok) {
+        return `A file of the game is missing on the server: ${name} (HTTP ${probe.status}).`;
+      }
+      return `${name} does not match the sha256 in app-lock.json (integrity check failed): ` +
+        "the server has files from different builds.";
+    } catch {
+      // fall through: the network itself failed
+    }
+  }
+  return `Could not download ${name}: ${err.message || err}`;
+}
+
 const realFetch = self.fetch.bind(self);
 self.fetch = async (input, init) => {
   const url = typeof input === "string" || input instanceof URL ? String(input) : input.url;
@@ -58,7 +78,7 @@ self.fetch = async (input, init) => {
   try {
     response = await realFetch(input, init);
   } catch (err) {
-    fail(`Could not download ${shortName(url)}: ${err.message || err}`, url);
+    fail(await whyFetchFailed(url, init, err), url);
     throw err;
   }
   const name = shortName(url);

@@ -1,0 +1,173 @@
+"""build.py output and hosting config, checked without a browser."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import stat
+import tomllib
+import zipfile
+from pathlib import Path
+
+from conftest import ROOT
+
+import build
+
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # an XML namespace name, never fetched
+
+
+def test_wheel_is_reproducible_and_complete(tmp_path):
+    a = build.build_wheel(tmp_path / "a", epoch=1_700_000_000)
+    b = build.build_wheel(tmp_path / "b", epoch=1_700_000_000)
+    assert a.read_bytes() == b.read_bytes()
+    with zipfile.ZipFile(a) as zf:
+        names = zf.namelist()
+        assert "junqi_core/bridge.py" in names
+        assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
+        record = zf.read(f"junqi_core-{build.read_project()['version']}.dist-info/RECORD")
+        for line in record.decode().splitlines():
+            name, digest, _ = line.split(",")
+            if digest:
+                raw = hashlib.sha256(zf.read(name)).digest()
+                import base64
+
+                assert digest == "sha256=" + base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def test_dist_is_reproducible(tmp_path):
+    first = build.build(tmp_path / "one")
+    second = build.build(tmp_path / "two")
+    assert first == second
+
+
+def test_app_lock_names_our_wheels_with_real_hashes(dist):
+    manifest = json.loads((dist / "build.json").read_text())
+    lock_path = dist / manifest["assets"] / "py" / "app-lock.json"
+    lock = json.loads(lock_path.read_text())
+    stock = json.loads((ROOT / "node_modules/pyodide/pyodide-lock.json").read_text())
+    assert lock["info"] == stock["info"]
+    assert set(lock["packages"]) == {"junqi-core", "micropip"}
+    for name, entry in lock["packages"].items():
+        wheel = lock_path.parent / entry["file_name"]
+        assert entry["name"] == name
+        assert entry["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
+    assert lock["packages"]["micropip"]["version"] == build.MICROPIP_VERSION
+
+
+def test_new_content_gets_a_new_asset_folder(dist, tmp_path, monkeypatch):
+    web = tmp_path / "web"
+    shutil.copytree(build.WEB, web)
+    with (web / "css" / "site.css").open("a") as f:
+        f.write("\n/* changed */\n")
+    monkeypatch.setattr(build, "WEB", web)
+    changed = build.build(tmp_path / "dist")
+    original = json.loads((dist / "build.json").read_text())
+    assert changed["version"] != original["version"]
+    index = (tmp_path / "dist" / "index.html").read_text()
+    assert f"assets/{changed['version']}/" in index
+    assert f"assets/{original['version']}/" not in index
+    sw = (tmp_path / "dist" / "sw.js").read_text()
+    assert f'"{changed["version"]}"' in sw
+
+
+def test_service_worker_precaches_every_page_file(dist):
+    sw = (dist / "sw.js").read_text()
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw, re.S).group(1))
+    files = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+    expected = files - {"index.html", "sw.js", "build.json", ".nojekyll"}
+    assert precache[0] == "./"
+    assert set(precache[1:]) == expected
+    assert all(not p.startswith("/") for p in precache)
+
+
+def test_page_uses_only_relative_urls(dist):
+    index = (dist / "index.html").read_text()
+    urls = re.findall(r'(?:src|href)="([^"]*)"', index)
+    assert urls
+    for url in urls:
+        assert not url.startswith(("/", "http:", "https:", "//")), url
+        assert (dist / url).is_file(), url
+
+
+def test_web_names_no_other_origin():
+    for path in sorted(build.WEB.rglob("*")):
+        if path.is_file() and path.suffix in (".html", ".js", ".css", ".svg", ".webmanifest"):
+            text = path.read_text().replace(SVG_NAMESPACE, "")
+            assert not re.search(r"https?://", text), path
+
+
+def test_manifest_and_icons(dist):
+    manifest = json.loads((dist / "build.json").read_text())
+    assets = dist / manifest["assets"]
+    web_manifest = json.loads((assets / "manifest.webmanifest").read_text())
+    assert (assets / web_manifest["start_url"]).resolve() == dist.resolve()
+    sizes = set()
+    for icon in web_manifest["icons"]:
+        assert (assets / icon["src"]).is_file(), icon
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes
+
+
+def test_netlify_config_matches_the_tested_headers():
+    config = tomllib.loads((ROOT / "netlify.toml").read_text())
+    assert config["build"]["publish"] == "dist"
+    assert "build.py" in config["build"]["command"]
+    headers = {rule["for"]: rule["values"] for rule in config["headers"]}
+    assert headers["/*"]["Content-Security-Policy"] == build.CSP
+    assert "'unsafe-eval'" not in build.CSP and "'wasm-unsafe-eval'" in build.CSP
+    assert headers["/pyodide/*/pyodide.asm.wasm"]["Content-Type"] == "application/wasm"
+    for versioned in ("/assets/*", "/pyodide/*"):
+        assert "immutable" in headers[versioned]["Cache-Control"]
+    for entry in ("/", "/index.html", "/sw.js"):
+        assert headers[entry]["Cache-Control"] == "no-cache"
+
+
+def test_pages_workflow_builds_and_deploys():
+    workflow = (ROOT / ".github/workflows/pages.yml").read_text()
+    assert "python3 build.py test" in workflow
+    assert "python3 build.py" in workflow
+    assert "actions/deploy-pages" in workflow and "path: dist" in workflow
+
+
+def test_pyodide_is_pinned():
+    package = json.loads((ROOT / "package.json").read_text())
+    assert package["dependencies"]["pyodide"] == build.PYODIDE_VERSION == "314.0.7"
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    assert lock["packages"]["node_modules/pyodide"]["version"] == build.PYODIDE_VERSION
+
+
+def test_readme_and_ci_use_the_same_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```sh\n(.*?)```", readme, re.S).group(1)
+    commands = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+    assert commands == ["python3 build.py serve", "python3 build.py test"]
+    ci = ROOT / ".ci" / "run"
+    assert ci.stat().st_mode & stat.S_IXUSR
+    assert re.search(r"^exec python3 build\.py test$", ci.read_text(), re.M)
+
+
+def test_no_tests_collected_is_a_failure(monkeypatch, tmp_path):
+    """`build.py test` must not pass when pytest collects nothing (exit code 5)."""
+    calls = []
+
+    class Done:
+        returncode = 5
+
+    monkeypatch.setattr(build, "install_test_requirements", lambda: "python")
+    monkeypatch.setattr(build, "build", lambda: calls.append("build"))
+    monkeypatch.setattr(build.subprocess, "run", lambda *a, **k: calls.append(a) or Done())
+    assert build.run_tests([]) == 1
+    assert calls[0] == "build"
+
+
+def test_files_are_where_docs_say(dist):
+    manifest = json.loads((dist / "build.json").read_text())
+    top = {p.name for p in dist.iterdir()}
+    assert top == {"index.html", "sw.js", "build.json", ".nojekyll", "assets", "pyodide"}
+    assert manifest["pyodide"] == f"pyodide/{build.PYODIDE_VERSION}"
+    assert sorted(p.name for p in (dist / manifest["pyodide"]).iterdir()) == sorted(
+        build.PYODIDE_FILES
+    )
+    assert Path(manifest["wheel"]).name.startswith("junqi_core-")

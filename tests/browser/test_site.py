@@ -1,0 +1,191 @@
+"""The built site in headless Chromium: ready, round trips, offline, sub-path, failures."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from conftest import call, wait_error, wait_ready
+
+import build
+from junqi_core.bridge import handle
+
+
+def cpython(request: dict) -> dict:
+    return json.loads(handle(json.dumps(request)))
+
+
+def play_a_little(page) -> None:
+    """Start a game and look at it, through the page's engine."""
+    game = call(page, {"op": "new_game", "variant": "classic", "seed": 1, "mode": "hotseat"})
+    assert game["ok"] is True, game
+    view = call(page, {"op": "view", "game": game["game"], "player": 0})
+    assert view["ok"] is True, view
+    assert view == cpython_view_of_same_game()
+
+
+def cpython_view_of_same_game() -> dict:
+    game = cpython({"op": "new_game", "variant": "classic", "seed": 1, "mode": "hotseat"})
+    return cpython({"op": "view", "game": game["game"], "player": 0})
+
+
+def test_page_reaches_ready_and_round_trips(site, server):
+    page = site.open(server.url)
+    assert call(page, {"op": "version"}) == cpython({"op": "version"})
+    # Error responses are answers too, and never break the channel.
+    assert call(page, {"op": "no_such_op"})["error"]["code"] == "unknown_op"
+    play_a_little(page)
+    # The shell handed over to the game UI: loader gone, #app shown.
+    assert page.is_hidden("#loader") and page.is_visible("#app")
+    assert page.evaluate("performance.getEntriesByName('junqi-ready').length") == 1
+    # No CSP violation anywhere (page or worker): 'unsafe-eval' is not needed.
+    assert not [m for m in site.console if "Content Security Policy" in m], site.console
+
+
+def test_request_ids_match_concurrent_calls(site, server):
+    page = site.open(server.url)
+    answers = page.evaluate("""async () => {
+        const e = window.junqi.engine;
+        const calls = [];
+        for (const v of ["classic", "blind", "gunjin", "classic", "gunjin"])
+            calls.push(e.call({op: "new_game", variant: v, seed: 3, mode: "hotseat"}));
+        calls.push(e.call({op: "version"}));
+        calls.push(e.call("not json"));
+        return Promise.all(calls);
+    }""")
+    games = answers[:5]
+    assert all(g["ok"] for g in games), games
+    assert len({g["game"] for g in games}) == 5
+    # Each answer went to its own call: the variants come back in the order asked.
+    assert [g["view"]["variant"] for g in games] == [
+        "classic",
+        "blind",
+        "gunjin",
+        "classic",
+        "gunjin",
+    ]
+    assert answers[5] == cpython({"op": "version"})
+    assert answers[6] == json.loads(handle("not json"))
+
+
+def test_no_request_leaves_the_machine(site, server):
+    page = site.open(server.url)
+    play_a_little(page)
+    call(page, {"op": "selfplay", "variant": "gunjin", "games": 1, "seed": 2})
+    page.wait_for_selector("html[data-offline]", state="attached", timeout=60_000)
+    # The guard saw the worker's downloads too, so the count of 0 below means something.
+    assert any(url.endswith("pyodide.asm.wasm") for url in site.local)
+    assert any(url.endswith(".whl") for url in site.local)
+    assert site.external == []
+
+
+def test_works_under_a_sub_path(site, serve):
+    server = serve(base="/games/junqi/")
+    page = site.open(server.url)
+    play_a_little(page)
+    page.wait_for_selector("html[data-offline]", state="attached", timeout=60_000)
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == server.url
+    outside = [
+        (path, status) for path, status in server.requests if not path.startswith("/games/junqi/")
+    ]
+    assert outside == []
+    assert all(status in (200, 304) for _, status in server.requests), server.requests
+
+
+def test_offline_reload_reaches_ready_and_plays(site, serve):
+    server = serve()
+    page = site.open(server.url)
+    page.wait_for_selector("html[data-offline]", state="attached", timeout=60_000)
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # Network off: the server is gone and the context is offline.
+    server.stop()
+    site.context.set_offline(True)
+    page.reload()
+    wait_ready(page)
+    play_a_little(page)
+    assert call(page, {"op": "selfplay", "variant": "classic", "games": 1, "seed": 1})["ok"]
+
+
+def test_wrong_wasm_type_shows_error_then_retry_recovers(site, serve):
+    faults = {"pyodide.asm.wasm": ("type", "application/octet-stream")}
+    server = serve(faults=faults)
+    started = time.monotonic()
+    page = site.open(server.url, wait=None)
+    message = wait_error(page)
+    assert "application/wasm" in message
+    assert time.monotonic() - started < 20
+    faults.clear()  # fix the server, then press Retry
+    page.click("#loader-retry")
+    wait_ready(page)
+    play_a_little(page)
+
+
+def test_missing_wheel_shows_error(site, serve):
+    server = serve(faults={".whl": ("status", 404)})
+    page = site.open(server.url, wait=None)
+    message = wait_error(page)
+    assert "junqi_core" in message and "404" in message
+
+
+def test_wheel_not_matching_the_lock_shows_error(site, serve):
+    """Pyodide checks the wheel against the lock's sha256; a mismatch is named as such."""
+    server = serve(faults={".whl": ("body", b"PK\x05\x06" + bytes(18))})
+    page = site.open(server.url, wait=None)
+    assert "sha256" in wait_error(page)
+
+
+def test_missing_worker_script_shows_error(site, serve):
+    server = serve(faults={"js/worker.js": ("status", 404)})
+    page = site.open(server.url, wait=None)
+    assert "worker" in wait_error(page).lower()
+
+
+def test_broken_ui_module_shows_error(site, serve):
+    """The game UI is imported dynamically: if it fails, the shell still reports it."""
+    server = serve(faults={"js/app.js": ("status", 404)})
+    page = site.open(server.url, wait=None)
+    assert "game screen" in wait_error(page)
+
+
+def test_engine_crash_after_ready_shows_error(site, server):
+    page = site.open(server.url)
+    page.evaluate(
+        "window.junqi.engine.worker.dispatchEvent(new ErrorEvent('error', "
+        "{message: 'simulated crash'}))"
+    )
+    assert "simulated crash" in wait_error(page, timeout=5_000)
+    with pytest.raises(Exception, match="simulated crash"):
+        call(page, {"op": "version"})
+
+
+def test_stalled_download_shows_error(site, serve):
+    server = serve(faults={"python_stdlib.zip": ("hang", 30)})
+    started = time.monotonic()
+    page = site.open(server.url + "?stall=3000", wait=None)
+    assert "stalled" in wait_error(page, timeout=30_000).lower()
+    assert time.monotonic() - started < 25
+
+
+def test_csp_without_wasm_unsafe_eval_fails_clearly(site, serve):
+    """The CSP header matters: without 'wasm-unsafe-eval' Pyodide cannot start."""
+    server = serve(csp=build.CSP.replace(" 'wasm-unsafe-eval'", ""))
+    page = site.open(server.url, wait=None)
+    assert "wasm-unsafe-eval" in wait_error(page)
+
+
+def test_micropip_loads_from_the_app_lock(site, server):
+    """micropip is in the app lock with its real sha256; Pyodide verifies it on load."""
+    page = site.open(server.url)
+    page.evaluate("window.junqi.engine.loadPackages(['micropip'])")
+
+
+@pytest.mark.parametrize("variant", ["classic", "blind", "gunjin"])
+def test_selfplay_in_page_equals_cpython(site, server, variant):
+    request = {"op": "selfplay", "variant": variant, "games": 3, "seed": 7}
+    page = site.open(server.url)
+    in_page = call(page, request)
+    assert in_page["ok"] is True, in_page
+    assert len(in_page["results"]) == 3
+    assert in_page == cpython(request)
