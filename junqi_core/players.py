@@ -58,7 +58,13 @@ class RandomPlayer:
         return self.rng.random() < 0.5
 
 
-LEVELS: dict[str, type] = {"random": RandomPlayer}
+def _cpu_levels() -> dict[str, type]:
+    from junqi_core.ai.player import EasyPlayer, HardPlayer, MediumPlayer
+
+    return {"easy": EasyPlayer, "medium": MediumPlayer, "hard": HardPlayer}
+
+
+LEVELS: dict[str, type] = {"random": RandomPlayer, **_cpu_levels()}
 
 
 def make_player(variant: str, level: str, player: int, seed: int = 0) -> Player:

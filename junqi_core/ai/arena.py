@@ -1,0 +1,119 @@
+"""Seeded matches between levels: `python -m junqi_core arena ...` (CPython only).
+
+Game i is played with seed `seed * 100_003 + i`; level A takes seat i % 2, so sides
+alternate.  Players get only `views.view` and `views.event`, exactly as in the page.
+`--jobs` uses multiprocessing, imported only here and only when asked for.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from junqi_core.game import PLAY, SETUP, Game
+from junqi_core.notation import move_text
+from junqi_core.players import make_player
+from junqi_core.record import layout_from_json
+from junqi_core.views import event, view
+
+MAX_PLIES = 5000
+
+
+def play_game(variant: str, levels: tuple[str, str], seed: int, index: int) -> dict:
+    """One game; levels[0] is side A.  Returns the result and think times per side."""
+    game_seed = seed * 100_003 + index
+    a_seat = index % 2
+    seat_level = {a_seat: levels[0], 1 - a_seat: levels[1]}
+    game = Game(variant, seed=game_seed)
+    players = {s: make_player(variant, seat_level[s], s, game_seed * 2 + s) for s in (0, 1)}
+    if game.phase == SETUP:
+        for s in (0, 1):
+            game.deploy(s, layout_from_json(game, players[s].deploy(view(game, s))))
+    times: dict[int, list[float]] = {0: [], 1: []}
+    while game.phase == PLAY and game.position.ply < MAX_PLIES:
+        seat = game.turn
+        legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
+        v = view(game, seat)
+        t0 = time.perf_counter()
+        choice = players[seat].choose(v, legal)
+        times[seat].append(time.perf_counter() - t0)
+        entry = game.apply(seat, choice)
+        for s in (0, 1):
+            players[s].observe(event(game, entry, s))
+    result = game.result
+    winner = None if result is None else result.winner
+    score_a = 0.5 if winner is None else float(winner == a_seat)
+    return {
+        "index": index,
+        "a_seat": a_seat,
+        "score_a": score_a,
+        "reason": "unfinished" if result is None else result.reason,
+        "plies": game.position.ply,
+        "times_a": times[a_seat],
+        "times_b": times[1 - a_seat],
+    }
+
+
+def _job(args: tuple) -> dict:
+    return play_game(*args)
+
+
+def run(variant: str, a: str, b: str, games: int, seed: int, jobs: int = 1, progress=None):
+    tasks = [(variant, (a, b), seed, i) for i in range(games)]
+    results = []
+    if jobs > 1:
+        import multiprocessing  # CPython only; never imported inside the page
+
+        with multiprocessing.Pool(jobs) as pool:
+            for r in pool.imap_unordered(_job, tasks):
+                results.append(r)
+                if progress:
+                    progress(r, len(results))
+    else:
+        for t in tasks:
+            r = _job(t)
+            results.append(r)
+            if progress:
+                progress(r, len(results))
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
+def percentile(xs: list[float], q: float) -> float:
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    k = max(0, min(len(s) - 1, math.ceil(q * len(s)) - 1))
+    return s[k]
+
+
+def summary(variant: str, a: str, b: str, seed: int, results: list[dict]) -> str:
+    n = len(results)
+    wins = sum(1 for r in results if r["score_a"] == 1.0)
+    losses = sum(1 for r in results if r["score_a"] == 0.0)
+    draws = n - wins - losses
+    scores = [r["score_a"] for r in results]
+    mean = sum(scores) / n if n else 0.0
+    var = sum((x - mean) ** 2 for x in scores) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n) if n else 0.0
+    lines = [
+        f"arena {variant}: A={a} vs B={b}, {n} games, seed {seed} (sides alternate)",
+        f"  A wins {wins}, draws {draws}, losses {losses}",
+        f"  score A {100 * mean:.1f}% (95% interval {100 * max(0.0, mean - half):.1f}% "
+        f"- {100 * min(1.0, mean + half):.1f}%)",
+    ]
+    reasons: dict[str, int] = {}
+    for r in results:
+        reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+    lines.append("  endings " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
+    plies = [r["plies"] for r in results]
+    lines.append(f"  plies mean {sum(plies) / max(1, n):.0f}, max {max(plies, default=0)}")
+    for side, level in (("a", a), ("b", b)):
+        ts = [t for r in results for t in r[f"times_{side}"]]
+        if ts:
+            mean_t = sum(ts) / len(ts)
+            lines.append(
+                f"  think {side.upper()}={level:<7} moves {len(ts):>6}  mean {mean_t:.4f} s"
+                f"  p95 {percentile(ts, 0.95):.4f} s  max {max(ts):.4f} s"
+            )
+    return "\n".join(lines)

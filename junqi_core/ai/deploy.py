@@ -1,0 +1,192 @@
+"""CPU deployments: guarded flags, sensible mines and bombs, varied by the seed.
+
+Pieces are placed one kind at a time, most constrained first, each on a free legal square
+drawn with a weight that says how good that square is for that kind.  The weights come
+from common practice (flag in a corner headquarters ringed by mines, bombs behind the
+front guarding the approach, engineers on the railway, small pieces on the front rank).
+The result is always checked against the deployment rules.
+"""
+
+from __future__ import annotations
+
+import random
+
+from junqi_core import pieces as pc
+from junqi_core.ai.tables import relative_rank
+from junqi_core.deployment import DEPLOYMENTS, Layout
+from junqi_core.topology import BOARDS, GUNJIN_TABLES
+
+
+def _file(variant: str, square: int) -> str:
+    name = BOARDS[variant].names[square]
+    return "c" if name.startswith("hq") else name[0]
+
+
+def _pick(rng: random.Random, squares: list[int], weights: list[float]) -> int:
+    total = sum(weights)
+    r = rng.random() * total
+    for s, w in zip(squares, weights, strict=True):
+        r -= w
+        if r < 0:
+            return s
+    return squares[-1]
+
+
+def _place(
+    variant: str,
+    player: int,
+    rng: random.Random,
+    order: list[tuple[int, int]],
+    weight,
+    fixed: Layout | None = None,
+) -> Layout:
+    rules = DEPLOYMENTS[variant]
+    layout: Layout = dict(fixed or {})
+    free = [s for s in rules.squares(player) if s not in layout]
+    for kind, count in order:
+        for _ in range(count):
+            legal = [s for s in free if rules.placement_error(player, kind, s) is None]
+            ws = [max(0.01, weight(kind, s, layout)) for s in legal]
+            s = _pick(rng, legal, ws)
+            layout[s] = kind
+            free.remove(s)
+    rules.validate(player, layout)
+    return layout
+
+
+def classic_layout(player: int, rng: random.Random) -> Layout:
+    board = BOARDS["classic"]
+    steps = board.neighbours
+    hq_pair = board.hqs[player]
+    flag_hq = rng.choice(hq_pair)
+    spare_hq = hq_pair[1] if flag_hq == hq_pair[0] else hq_pair[0]
+    ring = sorted(steps[flag_hq])
+    # two or three of the flag's three gates are mined; a third mine may go elsewhere
+    mined = ring if rng.random() < 0.6 else rng.sample(ring, 2)
+    fixed: Layout = {flag_hq: pc.FLAG}
+    for s in mined:
+        fixed[s] = pc.LANDMINE
+
+    def weight(kind: int, s: int, layout: Layout) -> float:
+        rr = relative_rank("classic", player, s)
+        f = _file("classic", s)
+        rail = board.on_rail[s]
+        near_flag = s in ring
+        if kind == pc.LANDMINE:
+            return 1.0 + (rr == 1)
+        if s == spare_hq:  # pieces there never move: keep something small
+            return {pc.LIEUTENANT: 6.0, pc.ENGINEER: 2.0, pc.CAPTAIN: 3.0}.get(kind, 0.05)
+        if kind == pc.BOMB:
+            if near_flag:
+                return 12.0
+            return {2: 2.0, 3: 4.0, 4: 3.0, 5: 1.5}.get(rr, 0.3)
+        if kind == pc.ENGINEER:
+            return (3.0 if rail else 1.0) * {1: 0.3, 2: 1.0, 3: 1.5, 4: 1.5, 5: 1.5, 6: 0.8}[rr]
+        if kind == pc.FIELD_MARSHAL or kind == pc.GENERAL:
+            return {3: 2.0, 4: 3.0, 5: 3.0, 6: 1.0, 2: 1.0}.get(rr, 0.1) * (2.0 if rail else 1.0)
+        if kind in (pc.MAJOR_GENERAL, pc.BRIGADIER):
+            return {6: 2.0, 5: 2.5, 4: 2.0, 3: 1.5, 2: 1.0}.get(rr, 0.2) * (1.5 if rail else 1.0)
+        if kind in (pc.COLONEL, pc.MAJOR):
+            return {6: 2.0, 5: 2.0, 4: 1.5, 3: 1.0, 2: 1.5}.get(rr, 0.5) * (
+                1.3 if f in "ace" else 1.0
+            )
+        if kind in (pc.CAPTAIN, pc.LIEUTENANT):
+            return {6: 3.0, 5: 1.5, 4: 1.0, 3: 1.0, 2: 1.5}.get(rr, 1.5)
+        return 1.0
+
+    order = [
+        (pc.LANDMINE, 3 - len(mined)),
+        (pc.BOMB, 2),
+        (pc.FIELD_MARSHAL, 1),
+        (pc.GENERAL, 1),
+        (pc.ENGINEER, 3),
+        (pc.MAJOR_GENERAL, 2),
+        (pc.BRIGADIER, 2),
+        (pc.COLONEL, 2),
+        (pc.MAJOR, 2),
+        (pc.CAPTAIN, 3),
+        (pc.LIEUTENANT, 3),
+    ]
+    return _place("classic", player, rng, order, weight, fixed)
+
+
+def gunjin_layout(player: int, rng: random.Random) -> Layout:
+    board = BOARDS["gunjin"]
+    rules = DEPLOYMENTS["gunjin"]
+    hq = board.hqs[player][0]
+    behind = GUNJIN_TABLES.behind[player]
+    # The flag fights with the strength of the piece behind it: choose that piece first.
+    spots = [
+        s
+        for s in rules.squares(player)
+        if rules.placement_error(player, pc.G_FLAG, s) is None
+        and relative_rank("gunjin", player, s) <= 3
+        and behind[s] is not None
+    ]
+    weights = [6.0 if behind[s] == hq else 1.0 for s in spots]
+    flag = _pick(rng, spots, weights)
+    guard = rng.choice(
+        [pc.MINE, pc.MINE, pc.LIEUTENANT_GENERAL, pc.G_MAJOR_GENERAL, pc.G_COLONEL, pc.TANK]
+    )
+    fixed: Layout = {flag: pc.G_FLAG, behind[flag]: guard}
+    hq_mine = guard != pc.MINE and rng.random() < 0.35
+
+    def weight(kind: int, s: int, layout: Layout) -> float:
+        rr = relative_rank("gunjin", player, s)
+        f = _file("gunjin", s)
+        access = s in board.access
+        if kind == pc.MINE:
+            if s == hq:
+                return 20.0 if hq_mine else 0.5
+            if s in board.neighbours[flag]:
+                return 3.0
+            if rr == 1:
+                return 1.5
+            if rr == 3 and f in "be":
+                return 2.0
+            return 0.6
+        if kind in (pc.ARMY_GENERAL, pc.LIEUTENANT_GENERAL, pc.G_MAJOR_GENERAL):
+            if s == hq:
+                return 1.5 if kind != pc.ARMY_GENERAL else 0.5
+            return {1: 0.3, 2: 1.5, 3: 2.5, 4: 2.0 + 2.0 * access}[rr]
+        if kind in (pc.TANK, pc.PLANE):
+            return {1: 0.3, 2: 0.8, 3: 1.5, 4: 2.0 + 2.5 * access}[rr]
+        if kind == pc.SPY:
+            return {1: 0.5, 2: 2.0, 3: 2.0, 4: 0.5}[rr]
+        if kind in (pc.CAVALRY, pc.G_ENGINEER):
+            return {1: 0.5, 2: 1.0, 3: 1.5, 4: 2.0}[rr]
+        if s == hq:
+            return 2.0 if kind in (pc.G_COLONEL, pc.LIEUTENANT_COLONEL, pc.G_MAJOR) else 0.6
+        return {1: 1.2, 2: 1.0, 3: 1.0, 4: 1.2}[rr]
+
+    counts = {k.kind: k.count for k in rules.kinds}
+    for k in fixed.values():
+        counts[k] -= 1
+    order_kinds = [
+        pc.MINE,
+        pc.ARMY_GENERAL,
+        pc.LIEUTENANT_GENERAL,
+        pc.G_MAJOR_GENERAL,
+        pc.PLANE,
+        pc.TANK,
+        pc.SPY,
+        pc.G_COLONEL,
+        pc.LIEUTENANT_COLONEL,
+        pc.G_MAJOR,
+        pc.CAVALRY,
+        pc.G_ENGINEER,
+        pc.G_CAPTAIN,
+        pc.FIRST_LIEUTENANT,
+        pc.SECOND_LIEUTENANT,
+    ]
+    order = [(k, counts[k]) for k in order_kinds if counts[k]]
+    return _place("gunjin", player, rng, order, weight, fixed)
+
+
+def cpu_layout(variant: str, player: int, rng: random.Random) -> Layout:
+    """A CPU deployment for Classic or Gunjin (Blind has none)."""
+    if variant == "classic":
+        return classic_layout(player, rng)
+    if variant == "gunjin":
+        return gunjin_layout(player, rng)
+    raise ValueError(f"{variant} has no deployment")

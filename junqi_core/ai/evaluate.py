@@ -1,0 +1,326 @@
+"""Static evaluation as piece-square tables, so search can score moves incrementally.
+
+`pst[p][s]` is the value of piece int `p` standing on square `s`, positive for colour 0
+and negative for colour 1.  A table is built for one (sampled or public) world: it knows
+where each flag stands there, which enemy pieces are left, and so on.  The score of a
+position is the sum over its pieces; a move changes it by `move_delta`.
+"""
+
+from __future__ import annotations
+
+from junqi_core import pieces as pc
+from junqi_core.ai.tables import DIST, STEPS, VALUES, relative_rank
+from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, FACE_DOWN, KIND_MASK
+from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.topology import BOARDS
+
+WIN = 10_000.0
+N_PIECES = 128  # piece ints: 5 kind bits, colour bit, face-down bit
+
+CLASSIC_ATTRACT = {  # weight of closeness to the enemy flag, per kind
+    pc.ENGINEER: 1.6,
+    pc.LIEUTENANT: 1.0,
+    pc.CAPTAIN: 1.0,
+    pc.MAJOR: 1.0,
+    pc.COLONEL: 1.1,
+    pc.BRIGADIER: 1.1,
+    pc.MAJOR_GENERAL: 1.0,
+    pc.GENERAL: 0.9,
+    pc.FIELD_MARSHAL: 0.9,
+    pc.BOMB: 0.8,
+}
+GUNJIN_ATTRACT = {
+    pc.ARMY_GENERAL: 2.0,
+    pc.LIEUTENANT_GENERAL: 2.2,
+    pc.G_MAJOR_GENERAL: 2.4,
+    pc.G_COLONEL: 2.4,
+    pc.LIEUTENANT_COLONEL: 2.4,
+    pc.G_MAJOR: 2.4,
+    pc.PLANE: 1.2,
+    pc.TANK: 1.2,
+    pc.G_CAPTAIN: 0.8,
+    pc.FIRST_LIEUTENANT: 0.8,
+    pc.SECOND_LIEUTENANT: 0.8,
+    pc.CAVALRY: 0.8,
+    pc.G_ENGINEER: 0.8,
+    pc.SPY: 0.4,
+}
+
+
+NEAR = {1: 8.0, 2: 3.0}  # extra pull at one and two steps from the target
+
+
+class Weights:
+    """Tunable evaluation weights (levels differ in a few of them)."""
+
+    def __init__(self, **kw: float) -> None:
+        self.attract = 1.0  # closeness of attackers to the enemy flag / HQ
+        self.guard = 0.6  # own pieces near own flag / HQ
+        self.enemy_half = 1.5  # a movable piece in the enemy half
+        self.rail = 0.6  # a non-engineer on the railway (mobility)
+        self.camp = 1.5  # a movable piece resting in a camp (cannot be attacked)
+        self.dynamic = 1.0  # value officers by what they can still beat
+        self.near = 1.0  # extra pull right next to the enemy flag / HQ
+        self.gate = 10.0  # an own piece on a square next to the own flag (Gunjin: HQ)
+        for k, v in kw.items():
+            if not hasattr(self, k):
+                raise TypeError(f"unknown weight {k}")
+            setattr(self, k, float(v))
+
+    def key(self) -> tuple:
+        return tuple(sorted(vars(self).items()))
+
+
+def _junqi_dynamic_values(
+    variant: str, kinds_left: tuple[list[int], list[int]], w: Weights
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Per colour, the value of each kind given what the other side still has."""
+    base = VALUES[variant]
+    out = []
+    for colour in (0, 1):
+        enemy = kinds_left[1 - colour]
+        values = dict(base)
+        if w.dynamic:
+            officers = [k for k in enemy if k <= pc.FIELD_MARSHAL]
+            top = max(officers) if officers else 0
+            for k in range(pc.LIEUTENANT, pc.FIELD_MARSHAL + 1):
+                if k > top:  # nothing left that beats it but bombs and mines
+                    values[k] = base[k] + 0.3 * w.dynamic * (base[pc.FIELD_MARSHAL] - base[k])
+            mines = sum(1 for k in enemy if k == pc.LANDMINE)
+            values[pc.ENGINEER] = base[pc.ENGINEER] + 4.0 * w.dynamic * mines
+            if top < pc.MAJOR_GENERAL:  # bombs lose their best targets
+                values[pc.BOMB] = base[pc.BOMB] * 0.6
+        out.append(values)
+    return out[0], out[1]
+
+
+_POSITIONAL: dict[tuple, dict[tuple[int, int], list[float]]] = {}
+
+
+def _junqi_positional(
+    variant: str, flags: tuple[int | None, int | None], w: Weights
+) -> dict[tuple[int, int], list[float]]:
+    """(colour, kind) -> positional bonus per square, unsigned (no material)."""
+    key = (variant, flags, w.key())
+    cached = _POSITIONAL.get(key)
+    if cached is not None:
+        return cached
+    board = BOARDS[variant]
+    n = board.size
+    dist = DIST[variant]
+    steps = STEPS[variant]
+    camps = board.camps
+    on_rail = board.on_rail
+    out: dict[tuple[int, int], list[float]] = {}
+    # squares from which a piece could step onto each flag (its "gates")
+    gates = [
+        set(board.road_steps[f]) | set(board.rail_neighbours[f]) if f is not None else set()
+        for f in flags
+    ]
+    for colour in (0, 1):
+        target = flags[1 - colour]
+        own_flag = flags[colour]
+        half = [variant == "classic" and relative_rank(variant, colour, s) >= 7 for s in range(n)]
+        for kind in range(1, pc.FLAG):
+            row = [0.0] * n
+            movable = kind < pc.LANDMINE
+            attract = CLASSIC_ATTRACT.get(kind, 1.0) * w.attract
+            for s in range(n):
+                v = 0.0
+                if own_flag is not None and s in gates[colour]:
+                    v += w.gate  # mines and bombs too: a hole by the flag is a danger
+                if not movable:
+                    row[s] = v
+                    continue
+                if half[s]:
+                    v += w.enemy_half
+                if target is not None:
+                    st = steps[s][target]
+                    v += attract * max(0, 7 - dist[s][target]) * 0.8
+                    v += attract * max(0, 4 - st) * 0.8
+                    v += attract * w.near * NEAR.get(st, 0.0)
+                if own_flag is not None and kind != pc.ENGINEER:
+                    d = steps[s][own_flag]
+                    if d <= 2:
+                        v += w.guard * (3 - d) * (1.0 if kind >= pc.CAPTAIN else 0.5)
+                if on_rail[s] and kind != pc.FIELD_MARSHAL:
+                    v += w.rail * (1.5 if kind == pc.ENGINEER else 1.0)
+                if s in camps:
+                    v += w.camp * (1.0 + (kind >= pc.COLONEL))
+                row[s] = v
+            out[(colour, kind)] = row
+    if len(_POSITIONAL) > 256:
+        _POSITIONAL.clear()
+    _POSITIONAL[key] = out
+    return out
+
+
+def junqi_tables(
+    variant: str,
+    flags: tuple[int | None, int | None],
+    kinds_left: tuple[list[int], list[int]],
+    w: Weights,
+) -> tuple[list[list[float]], tuple[float, ...]]:
+    """PSTs for Classic or Blind; flags[c] = square of colour c's flag (None: unknown).
+    Also returns the material value of each piece int."""
+    n = BOARDS[variant].size
+    values = _junqi_dynamic_values(variant, kinds_left, w)
+    positional = _junqi_positional(variant, flags, w)
+    zero = [0.0] * n
+    pst = [zero] * N_PIECES
+    for colour in (0, 1):
+        vals = values[colour]
+        colour_bit = COLOUR_BIT if colour else 0
+        for kind in range(1, 13):
+            base = vals[kind]
+            pos_row = positional.get((colour, kind))
+            row = [base] * n if pos_row is None else [base + x for x in pos_row]
+            if colour:
+                row = [-x for x in row]
+            pst[kind | colour_bit] = row
+    return pst, _material(values)
+
+
+def _material(values: tuple[dict[int, float], dict[int, float]]) -> tuple[float, ...]:
+    out = [0.0] * N_PIECES
+    for colour in (0, 1):
+        for kind, v in values[colour].items():
+            out[kind | (COLOUR_BIT if colour else 0)] = v
+    return tuple(out)
+
+
+def _gunjin_positional(w: Weights) -> dict[tuple[int, int], list[float]]:
+    key = ("gunjin", w.key())
+    cached = _POSITIONAL.get(key)
+    if cached is not None:
+        return cached
+    board = BOARDS["gunjin"]
+    n = board.size
+    steps = STEPS["gunjin"]
+    hqs = (board.hqs[0][0], board.hqs[1][0])
+    out: dict[tuple[int, int], list[float]] = {}
+    for colour in (0, 1):
+        target = hqs[1 - colour]
+        home = hqs[colour]
+        gates = set(board.neighbours[home]) | {home}
+        for kind in range(1, pc.G_FLAG):
+            row = [0.0] * n
+            attract = GUNJIN_ATTRACT.get(kind, 0.5) * w.attract
+            for s in range(n):
+                v = w.gate if s in gates else 0.0
+                if kind == pc.MINE:
+                    row[s] = v
+                    continue
+                if relative_rank("gunjin", colour, s) >= 5:
+                    v += w.enemy_half
+                v += attract * max(0, 8 - steps[s][target])
+                if kind in pc.GUNJIN_OCCUPIERS:
+                    v += w.near * 1.5 * NEAR.get(steps[s][target], 0.0)
+                d = steps[s][home]
+                if d <= 2 and kind != pc.SPY:
+                    v += w.guard * (3 - d)
+                row[s] = v
+            out[(colour, kind)] = row
+    _POSITIONAL[key] = out
+    return out
+
+
+def gunjin_values(
+    kinds_left: tuple[list[int], list[int]], w: Weights
+) -> tuple[dict[int, float], dict[int, float]]:
+    per_colour = []
+    for colour in (0, 1):
+        enemy = kinds_left[1 - colour]
+        values = dict(VALUES["gunjin"])
+        if pc.ARMY_GENERAL not in enemy:
+            values[pc.SPY] = 5.0
+        if w.dynamic:
+            strong = [k for k in enemy if k <= pc.TANK]
+            top = min(strong) if strong else 99
+            for k in (pc.ARMY_GENERAL, pc.LIEUTENANT_GENERAL, pc.G_MAJOR_GENERAL):
+                if k < top:
+                    values[k] += 0.25 * w.dynamic * (values[pc.ARMY_GENERAL] - values[k] + 20)
+        per_colour.append(values)
+    return per_colour[0], per_colour[1]
+
+
+def gunjin_tables(
+    kinds_left: tuple[list[int], list[int]], w: Weights
+) -> tuple[list[list[float]], tuple[float, ...]]:
+    n = BOARDS["gunjin"].size
+    values = gunjin_values(kinds_left, w)
+    positional = _gunjin_positional(w)
+    zero = [0.0] * n
+    pst = [zero] * N_PIECES
+    for colour in (0, 1):
+        vals = values[colour]
+        colour_bit = COLOUR_BIT if colour else 0
+        for kind in range(1, 17):
+            base = vals[kind]
+            pos_row = positional.get((colour, kind))
+            row = [base] * n if pos_row is None else [base + x for x in pos_row]
+            if colour:
+                row = [-x for x in row]
+            pst[kind | colour_bit] = row
+    return pst, _material(values)
+
+
+def value_key(variant: str, kinds_left: tuple[list[int], list[int]]) -> tuple:
+    """What the dynamic piece values depend on (for caching tables)."""
+    out = []
+    for colour in (0, 1):
+        ks = kinds_left[colour]
+        if variant == "gunjin":
+            strong = [k for k in ks if k <= pc.TANK]
+            out.append((min(strong) if strong else 99, pc.ARMY_GENERAL in ks))
+        else:
+            officers = [k for k in ks if k <= pc.FIELD_MARSHAL]
+            out.append((max(officers) if officers else 0, ks.count(pc.LANDMINE)))
+    return tuple(out)
+
+
+def score_of(pos: Position, pst: list[list[float]]) -> float:
+    """Sum of the table over the board (colour 0's point of view)."""
+    total = 0.0
+    for s, p in enumerate(pos.board):
+        if p:
+            total += pst[p][s]
+    return total
+
+
+def kinds_left(pos: Position) -> tuple[list[int], list[int]]:
+    """Face-up kinds per colour on the board."""
+    out: tuple[list[int], list[int]] = ([], [])
+    for p in pos.board:
+        if p and not p & FACE_DOWN:
+            out[(p >> 5) & 1].append(p & KIND_MASK)
+    return out
+
+
+def flag_squares(pos: Position) -> tuple[int | None, int | None]:
+    flags: list[int | None] = [None, None]
+    fk = pos.flag_kind
+    for s, p in enumerate(pos.board):
+        if p and not p & FACE_DOWN and p & KIND_MASK == fk:
+            flags[(p >> 5) & 1] = s
+    return flags[0], flags[1]
+
+
+def move_delta(pos: Position, pst: list[list[float]], move: int) -> float:
+    """Change of the score (colour 0's view) made by a move (not a flip)."""
+    board = pos.board
+    frm = move >> 6
+    to = move & 63
+    p = board[frm]
+    q = board[to]
+    if not q:
+        return pst[p][to] - pst[p][frm]
+    r = pos.combat_result(frm, to)
+    if r == ATTACKER_WINS:
+        return pst[p][to] - pst[p][frm] - pst[q][to]
+    if r == BOTH_REMOVED:
+        return -pst[p][frm] - pst[q][to]
+    return -pst[p][frm]
+
+
+POSITIONS = POSITION_CLASSES

@@ -1,0 +1,299 @@
+"""CPU players that never peek: Easy, Medium and Hard for every variant.
+
+A `CpuPlayer` is made from (variant, player seat, seed) and is given only the player's
+view dicts and events (`views.view`, `views.event`).  From the view it rebuilds what it
+may know (`belief`), samples complete worlds consistent with it, searches them (`search`)
+and averages.  In Blind it searches the one public position, flips being chance events.
+
+Every decision is a pure function of (seed, view): the random generator is re-seeded
+from the seed and the ply for each decision, and search runs to fixed world/node budgets.
+A wall-clock cap (`time_cap`, seconds; None disables it) is a safety net only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from junqi_core import pieces as pc
+from junqi_core.ai.belief import (
+    Belief,
+    BeliefError,
+    BlindPool,
+    BoardTracker,
+    Tracker,
+    own_position,
+)
+from junqi_core.ai.deploy import cpu_layout
+from junqi_core.ai.evaluate import (
+    Weights,
+    flag_squares,
+    gunjin_tables,
+    junqi_tables,
+    kinds_left,
+    score_of,
+    value_key,
+)
+from junqi_core.ai.search import Searcher, TimeUp
+from junqi_core.ai.tables import KIND_IDS
+from junqi_core.notation import move_text, parse_move
+from junqi_core.pieces import FACE_DOWN, KIND_MASK
+from junqi_core.rules import Position
+from junqi_core.topology import BOARDS
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    worlds: int  # most worlds sampled per decision (Classic, Gunjin)
+    min_worlds: int  # worlds searched even past the node budget
+    depth: int  # plies of full-width search (the root move counts as one)
+    qdepth: int  # plies of captures after that
+    nodes: int  # node budget per decision (deterministic)
+    margin: float  # root values within this of the best are exact
+    temperature: float  # softmax noise on the averaged values (0: always the best)
+    blunder: float  # chance of choosing among the top few moves at random
+    time_cap: float  # wall-clock safety cap in seconds (page budget)
+    weights: dict
+
+
+LEVEL_SETTINGS: dict[str, Level] = {
+    "easy": Level("easy", 3, 2, 1, 0, 1_500, 400.0, 3.0, 0.12, 0.1, {"guard": 0.3}),
+    "medium": Level("medium", 10, 3, 2, 0, 10_000, 60.0, 0.0, 0.0, 0.5, {}),
+    "hard": Level("hard", 12, 3, 3, 0, 450_000, 40.0, 0.0, 0.0, 1.5, {}),
+}
+
+_UNSET = object()
+
+
+class CpuPlayer:
+    """A CPU player of one level (see LEVEL_SETTINGS)."""
+
+    level = "hard"
+
+    def __init__(
+        self,
+        variant: str,
+        player: int,
+        seed: int = 0,
+        *,
+        time_cap: float | object | None = _UNSET,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.variant = variant
+        self.player = player
+        self.seed = seed
+        self.settings = LEVEL_SETTINGS[self.level]
+        self.time_cap = self.settings.time_cap if time_cap is _UNSET else time_cap
+        self.clock = clock
+        self.weights = Weights(**self.settings.weights)
+        self._tracker: Tracker | None = None
+        self._pst_cache: dict = {}
+        self.last_info: dict = {}
+
+    # --- the Player protocol -------------------------------------------------------------
+
+    def deploy(self, view: dict) -> dict[str, str]:
+        rng = random.Random(self.seed * 7_919 + 17)
+        layout = cpu_layout(self.variant, self.player, rng)
+        names = BOARDS[self.variant].names
+        ids = KIND_IDS[self.variant]
+        return {names[s]: ids[k] for s, k in sorted(layout.items())}
+
+    def observe(self, event: dict) -> None:
+        """Events are also in the next view's history, which is what the player reads."""
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        start = self.clock()
+        deadline = None if self.time_cap is None else start + self.time_cap  # type: ignore[operator]
+        board = BOARDS[self.variant]
+        moves = [parse_move(board, a) for a in legal]
+        rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + 1)
+        values = self._values(view, moves, rng, deadline)
+        index = self._pick(values, rng)
+        return move_text(board, moves[index])
+
+    def answer_draw(self, view: dict) -> bool:
+        """Accept when this player's own estimate says it is clearly worse."""
+        rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + 2)
+        estimate = self.estimate(view, rng)
+        return estimate < -12.0
+
+    # --- thinking -------------------------------------------------------------------------
+
+    def estimate(self, view: dict, rng: random.Random, worlds: int = 6) -> float:
+        """Mean table score of sampled worlds from this player's side (no search)."""
+        base = own_position(view)
+        colour = self._colour(base)
+        sign = 1.0 if colour == 0 else -1.0
+        if self.variant == "blind":
+            pool = BlindPool(view)
+            pst, _, _, pool_total = self._blind_tables(base, pool)
+            return sign * (score_of(base, pst) + pool_total)
+        belief = self._belief(view)
+        total = 0.0
+        for _ in range(worlds):
+            world = belief.world(base, belief.sample(rng))
+            total += score_of(world, self._tables(world)[0])
+        return sign * total / worlds
+
+    def _colour(self, pos: Position) -> int:
+        return self.player ^ pos.swap if pos.swap >= 0 else self.player
+
+    def _belief(self, view: dict) -> Belief:
+        tracker = self._tracker
+        try:
+            if tracker is None:
+                tracker = Tracker(self.variant, self.player)
+            try:
+                tracker.update(view)
+            except BeliefError:
+                tracker = Tracker(self.variant, self.player)  # a different game: start again
+                tracker.update(view)
+        except BeliefError:
+            # a history that cannot be followed (a position set up by hand): board only
+            self._tracker = None
+            return Belief(BoardTracker(view, self.player))
+        self._tracker = tracker
+        return Belief(tracker)
+
+    def _tables(self, world: Position):
+        """(pst, material values) for a world, cached by what they depend on."""
+        left = kinds_left(world)
+        if self.variant == "gunjin":
+            key = value_key("gunjin", left)
+        else:
+            key = (flag_squares(world), value_key(self.variant, left))
+        tables = self._pst_cache.get(key)
+        if tables is None:
+            if len(self._pst_cache) > 64:
+                self._pst_cache.clear()
+            if self.variant == "gunjin":
+                tables = gunjin_tables(left, self.weights)
+            else:
+                tables = junqi_tables(self.variant, flag_squares(world), left, self.weights)
+            self._pst_cache[key] = tables
+        return tables
+
+    def _blind_tables(self, pos: Position, pool: BlindPool):
+        left = kinds_left(pos)
+        for (k, c), n in pool.pool.items():
+            left[c].extend([k] * n)
+        key = ("blind", flag_squares(pos), value_key("blind", left))
+        tables = self._pst_cache.get(key)
+        if tables is None:
+            if len(self._pst_cache) > 64:
+                self._pst_cache.clear()
+            tables = junqi_tables("blind", flag_squares(pos), left, self.weights)
+            self._pst_cache[key] = tables
+        pst, values = tables
+        pool_value = {}
+        total = 0.0
+        for (k, c), n in pool.pool.items():
+            p = pc.piece(k, c)
+            pool_value[p] = values[p] * (1.0 if c == 0 else -1.0)
+            total += pool_value[p] * n
+        return pst, values, pool_value, total
+
+    def _values(
+        self, view: dict, moves: list[int], rng: random.Random, deadline: float | None
+    ) -> list[float]:
+        level = self.settings
+        base = own_position(view)
+        info = {"worlds": 0, "nodes": 0, "timeout": False}
+        self.last_info = info
+        if self.variant == "blind":
+            pool = BlindPool(view)
+            pst, values, pool_value, pool_total = self._blind_tables(base, pool)
+            searcher = Searcher("blind", pst, level.qdepth, self.clock, deadline, values)
+            score = score_of(base, pst) + pool_total
+            try:
+                result = searcher.blind_root_values(
+                    base, moves, level.depth, score, pool.outcomes(), pool_value, level.margin
+                )
+            except TimeUp:
+                info["timeout"] = True
+                result = self._static(base, moves, pst, score)
+            info["nodes"] = searcher.nodes
+            return result
+        belief = self._belief(view)
+        totals = [0.0] * len(moves)
+        searcher = Searcher(self.variant, [], level.qdepth, self.clock, deadline)
+        order = list(range(len(moves)))
+        worlds = 0
+        for w in range(level.worlds):
+            if w >= level.min_worlds and searcher.nodes >= level.nodes:
+                break
+            world = belief.world(base, belief.sample(rng))
+            pst, values = self._tables(world)
+            searcher.set_world(pst, values, world)
+            score = score_of(world, pst)
+            try:
+                vals = searcher.root_values(
+                    world, [moves[i] for i in order], level.depth, score, level.margin
+                )
+            except TimeUp:
+                info["timeout"] = True
+                if worlds == 0:
+                    totals = self._static(world, moves, pst, score)
+                    worlds = 1
+                break
+            for i, v in zip(order, vals, strict=True):
+                totals[i] += v
+            worlds += 1
+            order.sort(key=lambda i: -totals[i])
+        info["worlds"] = worlds
+        info["nodes"] = searcher.nodes
+        return [t / worlds for t in totals]
+
+    @staticmethod
+    def _static(pos: Position, moves: list[int], pst, score: float) -> list[float]:
+        sign = 1.0 if (pos.turn ^ max(pos.swap, 0)) & 1 == 0 else -1.0
+        out = []
+        for m in moves:
+            if m >> 6 == m & 63:
+                out.append(sign * score)
+            else:
+                out.append(sign * (score + Searcher.delta(None, pos, pst, m)))  # type: ignore[arg-type]
+        return out
+
+    def _pick(self, values: list[float], rng: random.Random) -> int:
+        level = self.settings
+        best = max(range(len(values)), key=lambda i: (values[i], -i))
+        if level.blunder and rng.random() < level.blunder:
+            top = sorted(range(len(values)), key=lambda i: (-values[i], i))[:4]
+            # never throw away a won game or walk into a lost one
+            top = [i for i in top if values[i] > values[best] - 200.0]
+            return rng.choice(top)
+        if level.temperature > 0:
+            t = level.temperature
+            m = values[best]
+            weights = [math.exp(max(-50.0, (v - m) / t)) for v in values]
+            r = rng.random() * sum(weights)
+            for i, wgt in enumerate(weights):
+                r -= wgt
+                if r < 0:
+                    return i
+        return best
+
+
+class EasyPlayer(CpuPlayer):
+    level = "easy"
+
+
+class MediumPlayer(CpuPlayer):
+    level = "medium"
+
+
+class HardPlayer(CpuPlayer):
+    level = "hard"
+
+
+_ = (FACE_DOWN, KIND_MASK)

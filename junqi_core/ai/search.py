@@ -1,0 +1,438 @@
+"""Search: alpha-beta over one world with an incrementally updated score.
+
+`Searcher` runs a fixed-depth negamax on a `Position` using push/pop (no copies per
+node).  The last full-width ply is scored without generating the replies: each move's
+table delta, minus what the opponent could take back at once (a local exchange check
+on the destination square), minus a near-win for the opponent if the move leaves them
+an immediate flag capture (Gunjin: an occupation of the headquarters).
+
+`root_values` gives a value for every root move, exact when within `margin` of the best
+(an upper bound below that), so that values can be averaged over sampled worlds.
+
+Blind: face-down pieces stay face down in the search position.  At the root a flip is a
+chance node over the public pool; below the root a side may always "flip" instead of
+moving, which is scored as standing pat (a flip is worth about nothing on average).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from junqi_core import pieces as pc
+from junqi_core.ai.evaluate import WIN
+from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, DEFENDER_WINS, FACE_DOWN
+from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.topology import GUNJIN_TABLES, NORTH, SOUTH
+
+INF = 1e9
+CHECK_EVERY = 255  # nodes between wall-clock checks
+THREAT = 0.5 * WIN  # a move that leaves the opponent an immediate win
+HANG = 0.8  # share of a piece's value lost when it can be taken at once
+PRESS = 0.1 * WIN  # an attacker next to the enemy flag that nothing can take
+
+
+class TimeUp(Exception):
+    """The wall-clock safety cap ran out (only when a cap is set)."""
+
+
+def _junqi_lines(variant: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per square, the lines along which a piece could reach it in one move (road steps
+    as one-square lines, straight railway rays); engineers' turns are left out."""
+    cls = POSITION_CLASSES[variant]
+    spec = cls.spec
+    out = []
+    for s in range(spec.size):
+        lines = [(t,) for t in spec.road_steps[s]]
+        lines.extend(cls.rail_rays[s])  # type: ignore[attr-defined]
+        out.append(tuple(lines))
+    return tuple(out)
+
+
+JUNQI_LINES = {v: _junqi_lines(v) for v in ("classic", "blind")}
+
+
+class Searcher:
+    def __init__(
+        self,
+        variant: str,
+        pst: list[list[float]],
+        qdepth: int = 0,
+        clock: Callable[[], float] | None = None,
+        deadline: float | None = None,
+        values: tuple[float, ...] = (),
+    ) -> None:
+        cls = POSITION_CLASSES[variant]
+        self.variant = variant
+        self.blind = variant == "blind"
+        self.gunjin = variant == "gunjin"
+        self.pst = pst
+        self.qdepth = qdepth
+        self.clock = clock
+        self.deadline = deadline
+        self.nodes = 0
+        self.combat = cls.combat
+        self.flag_kind = cls.flag_kind
+        self.size = cls.spec.size
+        self.camps = tuple(s in cls.spec.camps for s in range(cls.spec.size))
+        self.frozen = getattr(cls, "frozen", (False,) * cls.spec.size)
+        self.immobile_from = pc.LANDMINE if not self.gunjin else pc.MINE
+        self.lines = JUNQI_LINES.get(variant)
+        self.neighbours = cls.spec.neighbours
+        if self.gunjin:
+            hq = cls.spec.hqs
+            self.hq = (hq[0][0], hq[1][0])
+        # absolute material value per piece int (for exchange estimates)
+        self.value = values or tuple(abs(pst[p][0]) if pst else 0.0 for p in range(128))
+        self.flags: list[int | None] = [None, None]
+
+    def set_world(self, pst: list[list[float]], values: tuple[float, ...], pos: Position) -> None:
+        self.pst = pst
+        self.value = values
+        self.find_flags(pos)
+
+    def find_flags(self, pos: Position) -> None:
+        flags: list[int | None] = [None, None]
+        fk = self.flag_kind
+        if not self.gunjin:
+            for s, p in enumerate(pos.board):
+                if p and not p & FACE_DOWN and p & 31 == fk:
+                    flags[(p >> 5) & 1] = s
+        self.flags = flags
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if (
+            self.deadline is not None
+            and not self.nodes & CHECK_EVERY
+            and self.clock() > self.deadline  # type: ignore[misc]
+        ):
+            raise TimeUp
+
+    @staticmethod
+    def terminal(pos: Position, ply: int) -> float:
+        winner = pos.decided.winner  # type: ignore[union-attr]
+        if winner is None:
+            return 0.0
+        return (WIN - ply) if winner == pos.turn else -(WIN - ply)
+
+    @staticmethod
+    def _no_moves(pos: Position, ply: int) -> float:
+        outcome = pos.outcome_given([])
+        if outcome.winner is None:  # type: ignore[union-attr]
+            return 0.0
+        return (WIN - ply) if outcome.winner == pos.turn else -(WIN - ply)  # type: ignore[union-attr]
+
+    # --- threats on one square --------------------------------------------------------------
+
+    def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
+        """Pieces of the colour `colour_bits` that could attack square s in one move."""
+        out = []
+        if self.gunjin:
+            neighbours = self.neighbours[s]
+            for t in neighbours:
+                q = board[t]
+                if q and q & COLOUR_BIT == colour_bits and q & 31 < pc.MINE:
+                    out.append(q)
+            ground = GUNJIN_TABLES.ground_rays[s]
+            for rays in ground:
+                for ray in rays:
+                    for i, t in enumerate(ray):
+                        q = board[t]
+                        if not q:
+                            continue
+                        if i and q & COLOUR_BIT == colour_bits and q & 31 == pc.G_ENGINEER:
+                            out.append(q)
+                        break
+            flight = GUNJIN_TABLES.flight_rays[s]
+            for d in (NORTH, SOUTH):
+                for ray in flight[d]:
+                    for t in ray[1:]:
+                        q = board[t]
+                        if q and q & COLOUR_BIT == colour_bits and q & 31 == pc.PLANE:
+                            out.append(q)
+            return out
+        if self.camps[s]:
+            return out
+        frozen = self.frozen
+        for line in self.lines[s]:  # type: ignore[index]
+            for t in line:
+                q = board[t]
+                if not q:
+                    continue
+                if (
+                    not q & FACE_DOWN
+                    and q & COLOUR_BIT == colour_bits
+                    and q & 31 < pc.LANDMINE
+                    and not frozen[t]
+                ):
+                    out.append(q)
+                break
+        return out
+
+    def exposure(self, pos: Position, board: list[int], s: int, p: int) -> float:
+        """What the opponent gains at once by attacking piece p on square s (>= 0)."""
+        enemy_bits = (p & COLOUR_BIT) ^ COLOUR_BIT
+        best = 0.0
+        value = self.value
+        combat = self.combat
+        kind = p & 31
+        for a in self.attackers(board, s, enemy_bits):
+            r = combat[a & 31][kind]
+            if r == ATTACKER_WINS:
+                gain = value[p]
+            elif r == BOTH_REMOVED:
+                gain = value[p] - value[a]
+            else:
+                gain = -value[a]
+            if gain > best:
+                best = gain
+        return best
+
+    def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
+        """Whether the opponent of `colour` can win at once (flag capture / occupation)."""
+        enemy_bits = (colour ^ 1) << 5
+        if self.gunjin:
+            hq = self.hq[colour]
+            inside = board[hq]
+            if inside and inside & COLOUR_BIT == enemy_bits:
+                return False
+            for a in self.attackers(board, hq, enemy_bits):
+                k = a & 31
+                if k in pc.GUNJIN_OCCUPIERS and (
+                    not inside or self.combat[k][inside & 31] == ATTACKER_WINS
+                ):
+                    return True
+            return False
+        flag = self.flags[colour]
+        if flag is None or board[flag] & 31 != self.flag_kind:
+            return False
+        return bool(self.attackers(board, flag, enemy_bits))
+
+    # --- search -----------------------------------------------------------------------------
+
+    def negamax(
+        self, pos: Position, depth: int, alpha: float, beta: float, score: float, ply: int
+    ) -> float:
+        """Value for the side to move (depth >= 1); `score` is colour 0's table score."""
+        self._tick()
+        if pos.decided is not None:
+            return self.terminal(pos, ply)
+        moves = pos.legal_moves()
+        can_flip = False
+        if self.blind and moves and moves[0] >> 6 == moves[0] & 63:
+            can_flip = True
+            moves = [m for m in moves if m >> 6 != m & 63]
+        if not moves and not can_flip:
+            return self._no_moves(pos, ply)
+        if pos.quiet >= pos.quiet_limit:
+            return 0.0
+        sign = 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
+        if depth <= 1:
+            return self.leaf(pos, moves, alpha, beta, score, ply, sign, can_flip)
+        pst = self.pst
+        scored = [(sign * self.delta(pos, pst, m), m) for m in moves]
+        scored.sort(reverse=True)
+        best = -INF
+        if can_flip:  # flipping instead of moving: about neutral
+            best = sign * score
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+        push = pos.push
+        pop = pos.pop
+        for d, m in scored:
+            push(m)
+            v = -self.negamax(pos, depth - 1, -beta, -alpha, score + sign * d, ply + 1)
+            pop()
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        return best
+
+    def delta(self, pos: Position, pst: list[list[float]], move: int) -> float:
+        board = pos.board
+        frm = move >> 6
+        to = move & 63
+        p = board[frm]
+        q = board[to]
+        if not q:
+            return pst[p][to] - pst[p][frm]
+        r = pos.combat_result(frm, to)
+        if r == ATTACKER_WINS:
+            return pst[p][to] - pst[p][frm] - pst[q][to]
+        if r == BOTH_REMOVED:
+            return -pst[p][frm] - pst[q][to]
+        return -pst[p][frm]
+
+    def leaf(
+        self,
+        pos: Position,
+        moves: list[int],
+        alpha: float,
+        beta: float,
+        score: float,
+        ply: int,
+        sign: float,
+        can_flip: bool,
+    ) -> float:
+        """The last full-width ply, scored move by move without generating replies."""
+        board = pos.board
+        pst = self.pst
+        self.nodes += len(moves)
+        colour = (pos.turn ^ pos.swap) & 1
+        gunjin = self.gunjin
+        flag_kind = self.flag_kind
+        win = WIN - ply - 1
+        best = -INF
+        if can_flip:
+            best = sign * score
+            if self.flag_threat(pos, board, colour):
+                best -= THREAT
+        enemy_hq = self.hq[colour ^ 1] if gunjin else -1
+        for m in moves:
+            frm = m >> 6
+            to = m & 63
+            p = board[frm]
+            q = board[to]
+            if q:
+                r = pos.combat_result(frm, to)
+                if not gunjin and q & 31 == flag_kind and r != DEFENDER_WINS:
+                    return win
+                if r == ATTACKER_WINS:
+                    d = pst[p][to] - pst[p][frm] - pst[q][to]
+                    if to == enemy_hq and p & 31 in pc.GUNJIN_OCCUPIERS:
+                        return win
+                elif r == BOTH_REMOVED:
+                    d = -pst[p][frm] - pst[q][to]
+                else:
+                    d = -pst[p][frm]
+            else:
+                r = ATTACKER_WINS
+                if to == enemy_hq and p & 31 in pc.GUNJIN_OCCUPIERS:
+                    return win
+                d = pst[p][to] - pst[p][frm]
+            v = sign * (score + d)
+            if v <= best:  # penalties only lower it
+                continue
+            # play it on the board in place (no push), look at the replies' chances
+            board[frm] = 0
+            saved = q
+            if r == ATTACKER_WINS:
+                board[to] = p
+            elif r == BOTH_REMOVED:
+                board[to] = 0
+            if r == ATTACKER_WINS:
+                exposed = self.exposure(pos, board, to, p)
+                v -= HANG * exposed
+                if not exposed and self.flag_threat(pos, board, colour ^ 1):
+                    v += PRESS  # a threat on the enemy flag they cannot simply take away
+            if self.flag_threat(pos, board, colour):
+                v -= THREAT
+            board[frm] = p
+            board[to] = saved
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
+        return best
+
+    def root_values(
+        self,
+        pos: Position,
+        moves: list[int],
+        depth: int,
+        score: float,
+        margin: float,
+    ) -> list[float]:
+        """A value for each root move (side to move's view), in the order given."""
+        if depth <= 1:
+            return [self.leaf(pos, [m], -INF, INF, score, 0, self._sign(pos), False) for m in moves]
+        sign = self._sign(pos)
+        pst = self.pst
+        values = []
+        best = -INF
+        for m in moves:
+            d = sign * self.delta(pos, pst, m)
+            pos.push(m)
+            self.nodes += 1
+            try:
+                if pos.decided is not None:
+                    v = -self.terminal(pos, 1)
+                else:
+                    v = -self.negamax(pos, depth - 1, -INF, -(best - margin), score + sign * d, 1)
+            finally:
+                pos.pop()
+            values.append(v)
+            if v > best:
+                best = v
+        return values
+
+    @staticmethod
+    def _sign(pos: Position) -> float:
+        return 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
+
+    def blind_root_values(
+        self,
+        pos: Position,
+        moves: list[int],
+        depth: int,
+        score: float,
+        outcomes: list[tuple[int, float]],
+        pool_value: dict[int, float],
+        margin: float,
+    ) -> list[float]:
+        """Blind root: moves are searched; a flip averages over every pool outcome."""
+        pst = self.pst
+        board = pos.board
+        values = []
+        best = -INF
+        self.find_flags(pos)
+        root_flags = list(self.flags)
+        for m in moves:
+            frm = m >> 6
+            if frm != m & 63:
+                sign = self._sign(pos)
+                d = sign * self.delta(pos, pst, m)
+                pos.push(m)
+                self.nodes += 1
+                try:
+                    if pos.decided is not None:
+                        v = -self.terminal(pos, 1)
+                    elif depth <= 1:
+                        v = sign * (score + sign * d)
+                    else:
+                        v = -self.negamax(
+                            pos, depth - 1, -INF, -(best - margin), score + sign * d, 1
+                        )
+                finally:
+                    pos.pop()
+            else:
+                saved = board[frm]
+                v = 0.0
+                for p, prob in outcomes:
+                    board[frm] = p | FACE_DOWN
+                    delta = pst[p][frm] - pool_value[p]
+                    if p & 31 == self.flag_kind:
+                        self.flags[(p >> 5) & 1] = frm
+                    pos.push(m)
+                    self.nodes += 1
+                    try:
+                        if pos.decided is not None:
+                            w = -self.terminal(pos, 1)
+                        elif depth <= 1:
+                            w = -self._sign(pos) * (score + delta)
+                        else:
+                            w = -self.negamax(pos, depth - 1, -INF, INF, score + delta, 1)
+                        v += prob * w
+                    finally:
+                        pos.pop()
+                        board[frm] = saved
+                        self.flags[0], self.flags[1] = root_flags
+            values.append(v)
+            if v > best:
+                best = v
+        return values
