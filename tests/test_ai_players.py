@@ -1,0 +1,219 @@
+"""CPU players: they never peek, hold nothing of the true state, always answer with a
+legal action, deploy legally and sensibly, and answer draw offers by their own estimate."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from test_ai_support import hidden_twins, random_game, reachable
+
+from junqi_core import bridge
+from junqi_core import pieces as pc
+from junqi_core.ai.deploy import cpu_layout
+from junqi_core.deployment import DEPLOYMENTS
+from junqi_core.game import PLAY, Game, HistoryEntry
+from junqi_core.notation import move_text
+from junqi_core.players import LEVELS, make_player
+from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.topology import BOARDS, GUNJIN_TABLES
+from junqi_core.views import view
+
+VARIANTS = ("classic", "blind", "gunjin")
+CPU_LEVELS = ("easy", "medium", "hard")
+# (plies into a seeded random game) per position; Hard thinks longest, so fewer for it
+PLIES = {"easy": (6, 20, 45, 80, 120, 160), "medium": (6, 30, 70, 130), "hard": (20, 90)}
+
+
+def cpu(variant: str, level: str, seat: int, seed: int):
+    """A player with the wall-clock cap off, so that its choice depends on nothing else."""
+    return LEVELS[level](variant, seat, seed, time_cap=None)
+
+
+def legal(game: Game) -> list[str]:
+    return [move_text(game.board_spec, m) for m in game.legal_moves()]
+
+
+def positions(variant: str, plies: tuple[int, ...]):
+    for i, n in enumerate(plies):
+        game = random_game(variant, 100 + i, n)
+        if game.phase == PLAY:
+            yield game
+
+
+@pytest.mark.parametrize("level", CPU_LEVELS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_choice_does_not_change_when_hidden_pieces_are_permuted(variant, level):
+    rng = random.Random(7)
+    checked = 0
+    for game in positions(variant, PLIES[level]):
+        me = game.turn
+        actions = legal(game)
+        twins = hidden_twins(game, me, rng, wanted=2)
+        choice = cpu(variant, level, me, 42).choose(view(game, me), actions)
+        assert choice in actions
+        for twin in twins:
+            assert view(twin, me) == view(game, me)  # the same view ...
+            assert twin.position.board != game.position.board  # ... of other hidden pieces
+            assert legal(twin) == actions
+            assert cpu(variant, level, me, 42).choose(view(twin, me), actions) == choice
+            checked += 1
+    assert checked >= len(PLIES[level])
+
+
+@pytest.mark.parametrize("level", CPU_LEVELS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_player_that_followed_the_game_chooses_as_a_fresh_one(variant, level):
+    game = random_game(variant, 5, 0)
+    players = {s: cpu(variant, level, s, 9) for s in (0, 1)}
+    if game.phase != PLAY:
+        for s in (0, 1):
+            game.deploy(s, _layout(game, players[s].deploy(view(game, s))))
+    rng = random.Random(1)
+    while game.phase == PLAY and game.position.ply < (40 if level == "hard" else 80):
+        seat = game.turn
+        actions = legal(game)
+        if rng.random() < 0.5:  # a random opponent half of the time, the CPU otherwise
+            action = rng.choice(actions)
+        else:
+            action = players[seat].choose(view(game, seat), actions)
+        game.apply(seat, action)
+    if game.phase == PLAY:
+        seat = game.turn
+        actions = legal(game)
+        assert players[seat].choose(view(game, seat), actions) == cpu(
+            variant, level, seat, 9
+        ).choose(view(game, seat), actions)
+
+
+def _layout(game: Game, layout: dict[str, str]) -> dict[int, int]:
+    from junqi_core.record import layout_from_json
+
+    return layout_from_json(game, layout)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_players_in_the_bridge_hold_nothing_of_the_true_state(variant):
+    reply = json.loads(
+        bridge.handle(
+            json.dumps({"op": "new_game", "variant": variant, "seed": 3, "cpu": {"1": "easy"}})
+        )
+    )
+    game_id = reply["game"]
+    session = bridge._sessions[game_id]
+    session.cpus[1] = make_player(variant, "hard", 1, 3)  # a second level in the same seat
+    session.cpus[1].time_cap = None
+    game = session.game
+    if game.phase != PLAY:
+        game.deploy(0, game.random_layout(0, 1))
+        session.cpus[1] = make_player(variant, "medium", 1, 3)
+    rng = random.Random(2)
+    for _ in range(12):
+        if game.phase != PLAY:
+            break
+        if game.turn == 0:
+            action = rng.choice(legal(game))
+            request = {"op": "act", "game": game_id, "player": 0, "action": action}
+        else:
+            request = {"op": "cpu_act", "game": game_id, "player": 1, "viewer": 0}
+        reply = json.loads(bridge.handle(json.dumps(request)))
+        assert reply.get("ok"), reply
+    for player in session.cpus.values():
+        found = reachable(player)
+        assert not any(isinstance(x, (Game, HistoryEntry, bridge.Session)) for x in found)
+        assert not any(x is game.position or x is game.position.board for x in found)
+        assert not any(x is game.history or x is game.layouts for x in found)
+        for x in found:
+            if isinstance(x, Position):  # only the player's own scratch positions
+                assert x.board != game.position.board
+    bridge.handle(json.dumps({"op": "drop", "game": game_id}))
+
+
+# --- legal actions -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", CPU_LEVELS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_level_answers_with_a_legal_action(variant, level):
+    for i in range(4 if level == "hard" else 12):
+        game = random_game(variant, 300 + i, 15 * i)
+        if game.phase != PLAY:
+            continue
+        actions = legal(game)
+        player = make_player(variant, level, game.turn, i)  # with its default time cap
+        assert player.choose(view(game, game.turn), actions) in actions
+
+
+def lone_piece_game(variant: str, movers: int) -> Game:
+    """A hand-set position (no history) where player 0 has `movers` legal moves."""
+    game = Game(variant, seed=1)
+    cls = POSITION_CLASSES[variant]
+    board = [0] * cls.spec.size
+    idx = cls.spec.index
+    if variant == "gunjin":
+        board[idx["a1"]] = pc.piece(pc.G_CAPTAIN, 0)
+        board[idx["c2"]] = pc.piece(pc.G_FLAG, 0)
+        if movers == 1:
+            board[idx["b1"]] = pc.piece(pc.MINE, 0)
+        board[idx["f8"]] = pc.piece(pc.G_CAPTAIN, 1)
+        board[idx["f6"]] = pc.piece(pc.G_FLAG, 1)
+    else:
+        board[idx["b1"]] = pc.piece(pc.FLAG, 0)
+        board[idx["c1"]] = pc.piece(pc.LIEUTENANT, 0)
+        if movers == 1:
+            board[idx["c2"]] = pc.piece(pc.LANDMINE, 0)
+        board[idx["b12"]] = pc.piece(pc.FLAG, 1)
+        board[idx["e12"]] = pc.piece(pc.LIEUTENANT, 1)
+    game.position = cls(board, turn=0, swap=0)
+    game.phase = PLAY
+    game.layouts = [{}, {}]
+    return game
+
+
+@pytest.mark.parametrize("level", CPU_LEVELS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_one_or_two_legal_actions_in_a_hand_set_position(variant, level):
+    for movers in (1, 2):
+        game = lone_piece_game(variant, movers)
+        actions = legal(game)
+        assert len(actions) == movers, actions
+        assert make_player(variant, level, 0, 1).choose(view(game, 0), actions) in actions
+
+
+# --- deployment and draws ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["classic", "gunjin"])
+def test_cpu_deployments_are_legal_guarded_and_varied(variant):
+    rules = DEPLOYMENTS[variant]
+    board = BOARDS[variant]
+    layouts = set()
+    for seed in range(60):
+        for player in (0, 1):
+            layout = cpu_layout(variant, player, random.Random(seed))
+            rules.validate(player, layout)
+            layouts.add(tuple(sorted(layout.items())))
+            flag_kind = pc.FLAG if variant == "classic" else pc.G_FLAG
+            flag = next(s for s, k in layout.items() if k == flag_kind)
+            if variant == "classic":
+                guards = [layout[t] for t in board.road_steps[flag]]
+                assert sum(k in (pc.LANDMINE, pc.BOMB) for k in guards) >= 2
+            else:
+                behind = GUNJIN_TABLES.behind[player][flag]
+                assert behind in layout  # an own piece stands behind the flag
+                assert layout[behind] not in (pc.SPY, pc.G_FLAG)
+    assert len(layouts) == 120  # every seed and side gives its own layout
+
+
+@pytest.mark.parametrize("level", CPU_LEVELS)
+def test_draw_offers_are_answered_by_the_players_own_estimate(level):
+    game = lone_piece_game("classic", 2)
+    board = game.position.board
+    idx = BOARDS["classic"].index
+    for name, kind in (("c5", pc.FIELD_MARSHAL), ("d5", pc.GENERAL), ("e5", pc.MAJOR_GENERAL)):
+        board[idx[name]] = pc.piece(kind, 0)
+    winning = make_player("classic", level, 0, 1)
+    losing = make_player("classic", level, 1, 1)
+    assert winning.answer_draw(view(game, 0)) is False
+    assert losing.answer_draw(view(game, 1)) is True
