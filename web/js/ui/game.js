@@ -15,8 +15,10 @@ import { combatText, eventText, resultText } from "./messages.js";
 import { renderLost, renderCombatTable, renderMoves, quietText } from "./panels.js";
 import { levelName } from "./start.js";
 
-// ?moveclock=N shortens the move clock (tests); players always get 30 s.
-const CLOCK_SECONDS = Number(new URLSearchParams(location.search).get("moveclock")) || 30;
+// ?moveclock=N shortens the clocks to N seconds (tests); players get 30 s a move, 90 s to deploy.
+const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
+const CLOCK_SECONDS = CLOCK_TEST || 30;
+const SETUP_SECONDS = CLOCK_TEST || 90;
 const MAX_TIMEOUTS = 3;
 const CPU_MIN_MS = 450; // the "thinking" state stays visible at least this long
 
@@ -116,25 +118,24 @@ export class GameScreen {
     };
     this.gridPanel = details("grid-panel", "panel.grid", this.grid.root, prefs.get("gridOpen", false));
     this.gridPanel.addEventListener("toggle", () => prefs.set("gridOpen", this.gridPanel.open));
-    this.body = h("div", { class: "game-body" },
-      h("div", { class: "board-wrap" }, this.board.svg),
-      h("aside", { class: "panels" },
-        h("section", { class: "panel", "aria-labelledby": "lost-title" },
-          h("h3", { id: "lost-title", "data-i18n": "panel.lost" }, t("panel.lost")), this.lostEl,
-          this.quietEl),
-        this.gridPanel,
-        details("moves-panel", "panel.moves", this.movesEl, true),
-        details("table-panel", "panel.combat", this.tableEl, false, { "data-reference": "" })));
+    this.statusBar = h("div", { class: "status-bar" },
+      h("div", { class: "status-line" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+        this.status, this.clockEl),
+      this.sidesEl, this.messageEl, this.actions);
+    this.boardWrap = h("div", { class: "board-wrap" }, this.board.svg);
+    this.panels = h("aside", { class: "panels" },
+      h("section", { class: "panel", "aria-labelledby": "lost-title" },
+        h("h3", { id: "lost-title", "data-i18n": "panel.lost" }, t("panel.lost")), this.lostEl,
+        this.quietEl),
+      this.gridPanel,
+      details("moves-panel", "panel.moves", this.movesEl, true),
+      details("table-panel", "panel.combat", this.tableEl, false, { "data-reference": "" }));
     this.root = h("section", { class: "game", "data-variant": this.variant,
       "data-mode": this.opts.mode, "aria-labelledby": "game-title" },
     h("div", { class: "game-bar" },
       this.title,
       h("div", { class: "controls row" }, b.newGame, b.resign, b.offer, b.mode, b.rules)),
-    h("div", { class: "status-bar" },
-      h("div", { class: "status-line" }, h("span", { class: "spinner", "aria-hidden": "true" }),
-        this.status, this.clockEl),
-      this.sidesEl, this.messageEl, this.actions),
-    h("div", { class: "game-area" }, this.body, this.curtain));
+    h("div", { class: "game-area" }, this.statusBar, this.boardWrap, this.panels, this.curtain));
   }
 
   relabel() {
@@ -493,12 +494,13 @@ export class GameScreen {
     if (this.view.phase === "setup") {
       this.ui = "setup";
       this.message = t("setup.hint");
+      this.startClock(SETUP_SECONDS, () => this.setupTimeout());
     } else if (this.view.phase === "over") {
       return this.finish();
     } else {
       this.ui = "play";
       this.message = this.sinceLastTurn();
-      this.startClock();
+      this.startClock(CLOCK_SECONDS, () => this.timeout());
     }
     this.render();
     this.app.say(`${this.statusText()} ${this.message}`);
@@ -522,18 +524,19 @@ export class GameScreen {
 
   // --- clock (two players on one device) ----------------------------------------------------
 
-  startClock() {
+  startClock(seconds, expire) {
     this.stopClock();
-    if (this.cpu || !this.opts.clock || this.view.phase !== "play") return;
-    const deadline = performance.now() + CLOCK_SECONDS * 1000;
+    if (this.cpu || !this.opts.clock) return;
+    const deadline = performance.now() + seconds * 1000;
     const tick = () => {
       const left = Math.max(0, Math.ceil((deadline - performance.now()) / 1000));
       this.clockEl.hidden = false;
-      this.clockEl.textContent = t("clock", { s: left, n: this.view.timeouts[this.viewer], max: MAX_TIMEOUTS });
+      this.clockEl.textContent = this.view.phase === "setup" ? t("clock.setup", { s: left })
+        : t("clock", { s: left, n: this.view.timeouts[this.viewer], max: MAX_TIMEOUTS });
       this.clockEl.classList.toggle("low", left <= 10);
       if (left <= 0) {
         this.stopClock();
-        this.guard(() => this.timeout());
+        this.guard(expire);
       }
     };
     this.clock = setInterval(tick, 250);
@@ -544,6 +547,17 @@ export class GameScreen {
     if (this.clock) clearInterval(this.clock);
     this.clock = null;
     this.clockEl.hidden = true;
+  }
+
+  /** Deployment time is up: a random layout is confirmed for the player. */
+  async setupTimeout() {
+    if (this.ui !== "setup") return;
+    if (this.busy) {
+      setTimeout(() => this.guard(() => this.setupTimeout()), 200);
+      return;
+    }
+    await this.setupOp("setup_random");
+    await this.confirmSetup();
   }
 
   async timeout() {
@@ -806,7 +820,7 @@ export class GameScreen {
     // Curtain: covers the board and the panels; what is under it is the public view.
     const curtain = ui === "curtain";
     this.curtain.hidden = !curtain;
-    this.body.inert = curtain;
+    for (const part of [this.statusBar, this.boardWrap, this.panels]) part.inert = curtain;
     if (curtain) {
       const phase = v?.phase === "setup" ? "setup" : "turn";
       this.curtainText.textContent = t(`curtain.${phase}`, { side: this.sideName(this.curtainSeat) });

@@ -38,12 +38,15 @@ export class ButtonGrid {
     this.updateTabStop();
   }
 
-  /** info(name) -> {text, label, classes[]} */
+  /** info(name) -> {text, label, classes[]}: `text` is what is drawn, `label` what is read. */
   render(info) {
     for (const [name, button] of this.buttons) {
       const { text, label, classes } = info(name);
-      if (button.textContent !== text) button.textContent = text;
-      button.setAttribute("aria-label", label);
+      const [shown, spoken] = button.children.length ? button.children
+        : [h("span", { "aria-hidden": "true" }), h("span", { class: "sr-only" })];
+      if (!button.children.length) button.append(shown, spoken);
+      if (shown.textContent !== text) shown.textContent = text;
+      if (spoken.textContent !== label) spoken.textContent = label;
       button.className = ["sq", ...classes].join(" ");
     }
   }
