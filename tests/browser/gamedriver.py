@@ -1,0 +1,264 @@
+"""Drive the game page like a player: real clicks on the board, the buttons and the curtain.
+
+The driver reads only what the page shows the current viewer (the DOM, and the page's own
+state `window.junqiUI.game.view`, which is that viewer's view) and asks the engine for the
+viewer's legal moves to pick a random one, then clicks it on the board.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+GAME = "section.game"
+
+WAIT_JS = """([uis, mine]) => {
+  const g = document.querySelector('section.game');
+  if (!g || g.dataset.busy !== 'false' || !uis.includes(g.dataset.ui)) return false;
+  if (mine && g.dataset.ui === 'play' && g.dataset.turn !== g.dataset.viewer) return false;
+  return true;
+}"""
+
+CHOICES_JS = """async () => {
+  const g = window.junqiUI.game;
+  const v = g.view, me = g.viewer;
+  const moves = [], attacks = [], flips = [];
+  for (const [sq, p] of Object.entries(v.board)) {
+    if (p.down) { flips.push([sq, null]); continue; }
+    if (p.owner !== me || !p.kind) continue;
+    const r = await window.junqi.engine.call({op: 'legal', game: g.gameId, player: me, square: sq});
+    for (const t of r.targets) (t.attack ? attacks : moves).push([sq, t.to]);
+  }
+  return {moves, attacks, flips};
+}"""
+
+# Every text node and attribute value outside static reference content ([data-reference]:
+# the combat table and the rules, which name every piece of the variant for everyone).
+DOM_TEXTS_JS = """() => {
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('[data-reference]') || ['SCRIPT', 'STYLE'].includes(el.tagName)) continue;
+    for (const a of el.attributes) out.push([el.tagName.toLowerCase() + '@' + a.name, a.value]);
+    for (const n of el.childNodes) {
+      if (n.nodeType === 3 && n.nodeValue.trim()) out.push([el.tagName.toLowerCase(), n.nodeValue]);
+    }
+  }
+  return out;
+}"""
+
+
+class GameDriver:
+    def __init__(self, page, seed: int = 0) -> None:
+        self.page = page
+        self.rng = random.Random(seed)
+        self._desc: dict | None = None
+
+    # --- state ------------------------------------------------------------------------
+
+    def attr(self, name: str) -> str | None:
+        return self.page.get_attribute(GAME, f"data-{name}")
+
+    @property
+    def ui(self) -> str | None:
+        return self.attr("ui")
+
+    @property
+    def ply(self) -> int:
+        return int(self.attr("ply") or 0)
+
+    def view(self) -> dict:
+        return self.page.evaluate("() => window.junqiUI.game.view")
+
+    def viewer(self):
+        return self.page.evaluate("() => window.junqiUI.game.viewer")
+
+    def desc(self) -> dict:
+        if self._desc is None:
+            self._desc = self.page.evaluate("() => window.junqiUI.game.desc")
+        return self._desc
+
+    def wait(self, *uis: str, mine: bool = True, timeout: int = 30_000) -> str:
+        """Wait until the game shows one of `uis` and is idle (for "play": the viewer's turn)."""
+        self.page.wait_for_function(WAIT_JS, arg=[list(uis), mine], timeout=timeout)
+        return self.ui
+
+    def status(self) -> str:
+        return self.page.inner_text("#status")
+
+    def message(self) -> str:
+        return self.page.inner_text("#message")
+
+    # --- start ------------------------------------------------------------------------
+
+    def start(self, variant: str, mode: str = "cpu", level: str | None = None,
+              second: bool = False, clock: bool = False) -> None:
+        page = self.page
+        page.wait_for_selector("#app[data-ui=ready]", state="attached", timeout=30_000)
+        if not page.is_visible(".start"):
+            page.click("#btn-mode")
+            if page.is_visible("dialog.confirm"):
+                page.click("dialog.confirm [data-answer=yes]")
+            page.wait_for_selector(".start")
+        page.check(f"#variant-{variant}")
+        self._desc = None
+        if mode == "cpu":
+            if second:
+                page.click("[data-start=cpu-second]")
+            else:
+                levels = page.eval_on_selector_all("[data-start=cpu]", "bs => bs.map(b => b.dataset.level)")
+                chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
+                page.click(f"[data-start=cpu][data-level={chosen}]")
+            self.wait("setup", "play", "over")
+        else:
+            if page.is_checked("#clock-option") != clock:
+                page.click("#clock-option")
+            page.click("[data-start=hotseat]")
+            self.wait("curtain")
+
+    # --- board ------------------------------------------------------------------------
+
+    def tap(self, square: str) -> None:
+        self.page.click(f'svg.board [data-hit="{square}"]')
+
+    def own_layout(self) -> dict[str, str]:
+        """Own pieces as drawn on the board: square -> kind."""
+        return self.page.eval_on_selector_all(
+            "svg.board g.pc.own",
+            "gs => Object.fromEntries(gs.map(g => [g.dataset.sq, g.dataset.kind]))")
+
+    def marks(self, kind: str) -> list[str]:
+        return self.page.eval_on_selector_all(
+            f'svg.board [data-mark="{kind}"]', "ms => ms.map(m => m.dataset.sq)")
+
+    def choices(self) -> dict:
+        return self.page.evaluate(CHOICES_JS)
+
+    def random_action(self, attack_bias: float = 0.7) -> tuple[str, str | None]:
+        c = self.choices()
+        pools = []
+        if c["attacks"] and self.rng.random() < attack_bias:
+            pools.append(c["attacks"])
+        pools += [c["moves"] + c["attacks"] + c["flips"]]
+        pool = next(p for p in pools if p)
+        frm, to = self.rng.choice(pool)
+        return frm, to
+
+    def play_random(self, attack_bias: float = 0.7) -> tuple[str, str | None]:
+        """One random legal action by clicks: select, check the marks, click the target."""
+        before = self.ply
+        frm, to = self.random_action(attack_bias)
+        self.tap(frm)
+        if to is not None:
+            self.page.wait_for_selector(f'svg.board [data-mark="selected"][data-sq="{frm}"]')
+            marked = self.marks("dest") + self.marks("attack")
+            assert to in marked, (frm, to, marked)
+            self.tap(to)
+        self.page.wait_for_function(
+            "n => { const g = document.querySelector('section.game');"
+            " return Number(g.dataset.ply) > n || g.dataset.ui === 'over'; }", arg=before)
+        return frm, to
+
+    # --- secrecy ------------------------------------------------------------------------
+
+    def piece_words(self) -> list[str]:
+        d = self.desc()
+        words = []
+        for p in d["pieces"]:
+            words += [p["name"], p["glyph"]]
+        return words
+
+    def dom_hits(self, words: list[str]) -> list[str]:
+        hits = []
+        texts = self.page.evaluate(DOM_TEXTS_JS)
+        pattern = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])" for w in words))
+        for where, text in texts:
+            found = pattern.search(text)
+            if found:
+                hits.append(f"{where}: {found.group(0)!r} in {text[:80]!r}")
+        ids = {p["id"] for p in self.desc()["pieces"]}
+        for where, text in texts:
+            if "@" in where and text in ids:
+                hits.append(f"{where}={text!r}")
+        return hits
+
+    def assert_public(self) -> None:
+        """Curtain down: no piece rank of anyone anywhere in the DOM or in the page's state."""
+        assert self.page.is_visible("#curtain")
+        if self.desc()["id"] == "blind":
+            # Face-up pieces are public in Blind Junqi: only face-down ones are secret.
+            self.assert_hidden_side(-1)
+        else:
+            hits = self.dom_hits(self.piece_words())
+            assert not hits, "ranks in the DOM under the curtain:\n" + "\n".join(hits)
+        view = self.view()
+        assert view["player"] is None
+        known = {sq: p for sq, p in view["board"].items() if p["kind"] and not self._public(p)}
+        assert not known, f"the page state holds ranks under the curtain: {known}"
+        assert self.page.inner_text("#live").strip() == ""
+        assert self.page.inner_text("#message").strip() == ""
+
+    def _public(self, piece: dict) -> bool:
+        # Blind: face-up pieces are public for everyone.
+        return self.desc()["id"] == "blind" and not piece["down"]
+
+    def assert_hidden_side(self, hidden: int) -> None:
+        """While one player looks: nothing on the board or in the grid names the other's ranks."""
+        blind = self.desc()["id"] == "blind"
+        bad = self.page.eval_on_selector_all(
+            "svg.board g.pc",
+            """(gs, [hidden, blind]) => gs.filter(g => {
+                 const secret = g.classList.contains('down')
+                   || (!blind && g.dataset.owner === String(hidden));
+                 return secret && (g.dataset.kind || g.textContent.trim());
+               }).map(g => g.dataset.sq)""", [hidden, blind])
+        assert not bad, f"hidden pieces carry a rank on the board: {bad}"
+        view = self.view()
+        leaked = {sq: p for sq, p in view["board"].items()
+                  if (p["owner"] == hidden or p["down"]) and p["kind"] and not self._public(p)}
+        assert not leaked, f"the page state holds hidden ranks: {leaked}"
+        hidden_squares = [sq for sq, p in view["board"].items()
+                          if (p["owner"] == hidden or p["down"]) and not self._public(p)]
+        names = [p["name"] for p in self.desc()["pieces"]] + [p["glyph"] for p in self.desc()["pieces"]]
+        bad = self.page.evaluate("""([squares, names]) => squares.map(sq => {
+            const b = document.querySelector(`.button-grid [data-sq="${sq}"]`);
+            const text = b.textContent;
+            return names.some(n => text.includes(n)) ? `${sq}: ${text}` : null;
+          }).filter(Boolean)""", [hidden_squares, names])
+        assert not bad, f"the button grid names hidden ranks: {bad}"
+
+    # --- artifacts ------------------------------------------------------------------------
+
+    def screenshot(self, name: str, full_page: bool = False) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+
+def grid_label(page, square: str) -> str:
+    """What a screen reader reads for a square of the button grid."""
+    return page.inner_text(f'.button-grid [data-sq="{square}"] .sr-only') if page.is_visible(
+        ".button-grid") else page.eval_on_selector(
+        f'.button-grid [data-sq="{square}"] .sr-only', "e => e.textContent")
+
+
+def axe_scan(page, base_url: str, context: str = "body") -> list[dict]:
+    """Run axe-core (vendored from npm, test-only) on the page; serious/critical findings.
+
+    axe is served to the page from a same-origin test URL, so the page's CSP stays on."""
+    url = base_url.rstrip("/") + "/__test__/axe.min.js"
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.route("**/__test__/axe.min.js", lambda route: route.fulfill(
+            path=str(AXE), content_type="text/javascript"))
+        page.add_script_tag(url=url)
+    result = page.evaluate("""async (ctx) => {
+        const r = await axe.run(ctx, {resultTypes: ['violations']});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+          nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))}));
+    }""", context)
+    return [v for v in result if v["impact"] in ("serious", "critical")]
