@@ -559,7 +559,9 @@ def serve(port: int, base: str) -> None:
 
 # --------------------------------------------------------------------------- test
 
-CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+# Debian's chromium first; GitHub's Ubuntu runners have Google Chrome (chromium-browser on
+# Ubuntu may be a snap wrapper, so it comes last).
+CHROMIUM_CANDIDATES = ("chromium", "google-chrome", "google-chrome-stable", "chromium-browser")
 
 
 def find_chromium() -> str | None:
@@ -627,9 +629,8 @@ def install_test_requirements() -> str:
 def run_tests(pytest_args: list[str]) -> int:
     python = install_test_requirements()
     build()
-    env = {**os.environ, "JUNQI_DIST_PREBUILT": "1"}
     log(f"{Path(python).name} -m pytest {' '.join(pytest_args)}")
-    code = subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT, env=env).returncode
+    code = subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT).returncode
     if code == 5:
         log("pytest collected no tests: that is a failure")
         return 1
@@ -648,6 +649,9 @@ def main(argv: list[str] | None = None) -> int:
     p_serve.add_argument("--base", default="/", help="serve under this sub-path, e.g. /junqi/")
     p_test = sub.add_parser("test", help="install test needs, build, run all tests")
     p_test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed to pytest")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["test"]:  # everything after "test" goes to pytest, options included
+        return run_tests(argv[1:])
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args.port, args.base)

@@ -171,3 +171,32 @@ def test_files_are_where_docs_say(dist):
         build.PYODIDE_FILES
     )
     assert Path(manifest["wheel"]).name.startswith("junqi_core-")
+
+
+def test_serve_builds_and_prints_the_url():
+    """`python3 build.py serve` builds dist/, serves it on 127.0.0.1 and prints the URL."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    port = build.free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "build.py"), "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        url = f"http://127.0.0.1:{port}/"
+        assert url in line, line
+        with urllib.request.urlopen(url, timeout=10) as response:
+            assert b"data-build=" in response.read()
+        manifest = json.loads(urllib.request.urlopen(url + "build.json", timeout=10).read())
+        wasm = f"{url}{manifest['pyodide']}/pyodide.asm.wasm"
+        with urllib.request.urlopen(urllib.request.Request(wasm, method="HEAD")) as response:
+            assert response.headers["Content-Type"] == "application/wasm"
+            assert "immutable" in response.headers["Cache-Control"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
