@@ -110,3 +110,33 @@ def test_game_vs_cpu_to_the_end(site, server, variant):
         page.click("#btn-confirm")
     d.wait("play")
     assert d.view()["ply"] >= 1  # the CPU has moved
+
+
+def test_game_cpu_draw_offer_and_resign(site, server):
+    """Classic vs the CPU: a draw offer is answered at once; Resign asks, then ends the game
+    with every piece revealed."""
+    page, d = open_game(site, server, seed=20)
+    d.start("classic", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    assert page.is_enabled("#btn-offer")
+    page.click("#btn-offer")
+    d.wait("play", "over")
+    message = d.message()
+    assert "You offered a draw." in message
+    assert "CPU accepts the draw." in message or "CPU declines the draw." in message, message
+    if d.ui == "over":
+        assert d.view()["result"]["reason"] == "agreed_draw"
+        return
+    assert page.is_disabled("#btn-offer")  # again only after 10 plies
+    d.play_random()
+    d.wait("play")
+    page.click("#btn-resign")
+    page.click("dialog.confirm [data-answer=no]")
+    assert d.ui == "play"
+    page.click("#btn-resign")
+    page.click("dialog.confirm [data-answer=yes]")
+    d.wait("over")
+    assert d.view()["result"] == {"winner": 1, "reason": "resignation"}
+    assert "You resigned." in d.status() or "resigned" in d.status()
+    assert page.eval_on_selector_all("svg.board g.pc", "gs => gs.every(g => g.dataset.kind)")

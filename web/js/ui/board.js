@@ -127,18 +127,25 @@ export class Board {
     layers.ground.append(s("rect", {
       x: 6, y: geo.front - cell.gap / 2, width: width - 12, height: cell.gap, class: "river",
     }));
+    const ry = geo.front;
+    for (let x = 18; x < width - 30; x += 36) {
+      layers.ground.append(s("path", { class: "wave",
+        d: `M${x},${ry} q6,-5 12,0 t12,0` }));
+    }
     for (const [a, b] of desc.board.bridges) {
       const p = geo.pos(a);
       const q = geo.pos(b);
-      const top = Math.min(p.y, q.y) + cell.h / 2 - 4;
-      const bottom = Math.max(p.y, q.y) - cell.h / 2 + 4;
-      layers.ground.append(
-        s("rect", { x: p.x - cell.w * 0.32, y: top, width: cell.w * 0.64, height: bottom - top,
-          class: "bridge" }),
-        s("line", { x1: p.x - cell.w * 0.32, y1: top, x2: p.x - cell.w * 0.32, y2: bottom,
-          class: "bridge-rail" }),
-        s("line", { x1: p.x + cell.w * 0.32, y1: top, x2: p.x + cell.w * 0.32, y2: bottom,
-          class: "bridge-rail" }));
+      const top = Math.min(p.y, q.y) + cell.h / 2 - 6;
+      const bottom = Math.max(p.y, q.y) - cell.h / 2 + 6;
+      const half = cell.w * 0.34;
+      layers.ground.append(s("rect", { x: p.x - half, y: top, width: 2 * half, height: bottom - top,
+        class: "bridge" }));
+      for (let y = top + 6; y < bottom - 2; y += 8) {
+        layers.ground.append(s("line", { x1: p.x - half, y1: y, x2: p.x + half, y2: y, class: "plank" }));
+      }
+      for (const x of [p.x - half, p.x + half]) {
+        layers.ground.append(s("line", { x1: x, y1: top, x2: x, y2: bottom, class: "bridge-rail" }));
+      }
     }
     for (const sq of geo.squares.values()) {
       const w = sq.type === "hq" ? cell.w * 2 : cell.w;

@@ -37,7 +37,8 @@ export function renderCombatTable(root, desc, ctx) {
   clear(root);
   const movers = Object.keys(desc.combat);
   const all = desc.pieces.map((p) => p.id);
-  const head = h("tr", {}, h("th", { scope: "col" }, t("table.corner")),
+  const head = h("tr", {}, h("th", { scope: "col", class: "corner", title: t("table.corner") },
+    h("span", { "aria-hidden": "true" }, "⚔"), h("span", { class: "sr-only" }, t("table.corner"))),
     ...all.map((d) => h("th", { scope: "col", title: ctx.piece(d) }, h("span", {}, ctx.short(d)))));
   const rows = movers.map((a) => h("tr", {},
     h("th", { scope: "row" }, ctx.piece(a)),
@@ -48,7 +49,7 @@ export function renderCombatTable(root, desc, ctx) {
         h("span", { "aria-hidden": "true" }, SYMBOL[r] || "?"),
         h("span", { class: "sr-only" }, label));
     })));
-  root.append(
+  root.append(...[
     h("div", { class: "table-scroll", tabindex: "0", role: "region",
       "aria-label": t("panel.combat") },
     h("table", { class: "combat-table" },
@@ -57,7 +58,7 @@ export function renderCombatTable(root, desc, ctx) {
     h("p", { class: "legend" }, t("table.legend")),
     desc.id === "gunjin" ? h("p", { class: "legend" }, t("table.flag_note")) : null,
     desc.id === "blind" ? h("p", { class: "legend" }, t("table.blind_note")) : null,
-  );
+  ].filter(Boolean));
 }
 
 export function renderMoves(root, view, ctx) {
