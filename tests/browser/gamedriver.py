@@ -95,8 +95,14 @@ class GameDriver:
 
     # --- start ------------------------------------------------------------------------
 
-    def start(self, variant: str, mode: str = "cpu", level: str | None = None,
-              second: bool = False, clock: bool = False) -> None:
+    def start(
+        self,
+        variant: str,
+        mode: str = "cpu",
+        level: str | None = None,
+        second: bool = False,
+        clock: bool = False,
+    ) -> None:
         page = self.page
         page.wait_for_selector("#app[data-ui=ready]", state="attached", timeout=30_000)
         if not page.is_visible(".start"):
@@ -110,7 +116,9 @@ class GameDriver:
             if second:
                 page.click("[data-start=cpu-second]")
             else:
-                levels = page.eval_on_selector_all("[data-start=cpu]", "bs => bs.map(b => b.dataset.level)")
+                levels = page.eval_on_selector_all(
+                    "[data-start=cpu]", "bs => bs.map(b => b.dataset.level)"
+                )
                 chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
                 page.click(f"[data-start=cpu][data-level={chosen}]")
             self.wait("setup", "play", "over")
@@ -129,11 +137,13 @@ class GameDriver:
         """Own pieces as drawn on the board: square -> kind."""
         return self.page.eval_on_selector_all(
             "svg.board g.pc.own",
-            "gs => Object.fromEntries(gs.map(g => [g.dataset.sq, g.dataset.kind]))")
+            "gs => Object.fromEntries(gs.map(g => [g.dataset.sq, g.dataset.kind]))",
+        )
 
     def marks(self, kind: str) -> list[str]:
         return self.page.eval_on_selector_all(
-            f'svg.board [data-mark="{kind}"]', "ms => ms.map(m => m.dataset.sq)")
+            f'svg.board [data-mark="{kind}"]', "ms => ms.map(m => m.dataset.sq)"
+        )
 
     def choices(self) -> dict:
         return self.page.evaluate(CHOICES_JS)
@@ -160,7 +170,9 @@ class GameDriver:
             self.tap(to)
         self.page.wait_for_function(
             "n => { const g = document.querySelector('section.game');"
-            " return Number(g.dataset.ply) > n || g.dataset.ui === 'over'; }", arg=before)
+            " return Number(g.dataset.ply) > n || g.dataset.ui === 'over'; }",
+            arg=before,
+        )
         return frm, to
 
     # --- secrecy ------------------------------------------------------------------------
@@ -215,20 +227,32 @@ class GameDriver:
                  const secret = g.classList.contains('down')
                    || (!blind && g.dataset.owner === String(hidden));
                  return secret && (g.dataset.kind || g.textContent.trim());
-               }).map(g => g.dataset.sq)""", [hidden, blind])
+               }).map(g => g.dataset.sq)""",
+            [hidden, blind],
+        )
         assert not bad, f"hidden pieces carry a rank on the board: {bad}"
         view = self.view()
-        leaked = {sq: p for sq, p in view["board"].items()
-                  if (p["owner"] == hidden or p["down"]) and p["kind"] and not self._public(p)}
+        leaked = {
+            sq: p
+            for sq, p in view["board"].items()
+            if (p["owner"] == hidden or p["down"]) and p["kind"] and not self._public(p)
+        }
         assert not leaked, f"the page state holds hidden ranks: {leaked}"
-        hidden_squares = [sq for sq, p in view["board"].items()
-                          if (p["owner"] == hidden or p["down"]) and not self._public(p)]
-        names = [p["name"] for p in self.desc()["pieces"]] + [p["glyph"] for p in self.desc()["pieces"]]
-        bad = self.page.evaluate("""([squares, names]) => squares.map(sq => {
+        hidden_squares = [
+            sq
+            for sq, p in view["board"].items()
+            if (p["owner"] == hidden or p["down"]) and not self._public(p)
+        ]
+        pieces = self.desc()["pieces"]
+        names = [p["name"] for p in pieces] + [p["glyph"] for p in pieces]
+        bad = self.page.evaluate(
+            """([squares, names]) => squares.map(sq => {
             const b = document.querySelector(`.button-grid [data-sq="${sq}"]`);
             const text = b.textContent;
             return names.some(n => text.includes(n)) ? `${sq}: ${text}` : null;
-          }).filter(Boolean)""", [hidden_squares, names])
+          }).filter(Boolean)""",
+            [hidden_squares, names],
+        )
         assert not bad, f"the button grid names hidden ranks: {bad}"
 
     # --- artifacts ------------------------------------------------------------------------
@@ -242,9 +266,13 @@ class GameDriver:
 
 def grid_label(page, square: str) -> str:
     """What a screen reader reads for a square of the button grid."""
-    return page.inner_text(f'.button-grid [data-sq="{square}"] .sr-only') if page.is_visible(
-        ".button-grid") else page.eval_on_selector(
-        f'.button-grid [data-sq="{square}"] .sr-only', "e => e.textContent")
+    return (
+        page.inner_text(f'.button-grid [data-sq="{square}"] .sr-only')
+        if page.is_visible(".button-grid")
+        else page.eval_on_selector(
+            f'.button-grid [data-sq="{square}"] .sr-only', "e => e.textContent"
+        )
+    )
 
 
 def axe_scan(page, base_url: str, context: str = "body") -> list[dict]:
@@ -253,12 +281,17 @@ def axe_scan(page, base_url: str, context: str = "body") -> list[dict]:
     axe is served to the page from a same-origin test URL, so the page's CSP stays on."""
     url = base_url.rstrip("/") + "/__test__/axe.min.js"
     if not page.evaluate("() => Boolean(window.axe)"):
-        page.route("**/__test__/axe.min.js", lambda route: route.fulfill(
-            path=str(AXE), content_type="text/javascript"))
+        page.route(
+            "**/__test__/axe.min.js",
+            lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"),
+        )
         page.add_script_tag(url=url)
-    result = page.evaluate("""async (ctx) => {
+    result = page.evaluate(
+        """async (ctx) => {
         const r = await axe.run(ctx, {resultTypes: ['violations']});
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
           nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))}));
-    }""", context)
+    }""",
+        context,
+    )
     return [v for v in result if v["impact"] in ("serious", "critical")]

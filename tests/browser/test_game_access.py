@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from conftest import CHROMIUM_ARGS, LOCAL, wait_ready  # noqa: F401
 from gamedriver import ARTIFACTS, GameDriver, axe_scan, grid_label
 
@@ -30,9 +29,12 @@ def tab_until(page, predicate, limit=60) -> dict:
 
 
 def cell(page, square):
-    return page.evaluate("""sq => { const b = document.querySelector(`.button-grid [data-sq='${sq}']`);
-        return [parseInt(b.style.gridRowStart || b.style.gridRow), parseInt(b.style.gridColumnStart || b.style.gridColumn)]; }""",
-                         square)
+    return page.evaluate(
+        """sq => {
+        const b = document.querySelector(`.button-grid [data-sq='${sq}']`);
+        return [parseInt(b.style.gridRowStart), parseInt(b.style.gridColumnStart)]; }""",
+        square,
+    )
 
 
 def arrow_to(page, target, limit=60) -> None:
@@ -87,13 +89,16 @@ def test_game_keyboard_only(site, server):
         assert "can move here" in label or "can attack" in label, label
         arrow_to(page, to)
         page.keyboard.press("Enter")
-        page.wait_for_function("n => Number(document.querySelector('section.game').dataset.ply) >= n + 2",
-                               arg=before)
+        page.wait_for_function(
+            "n => Number(document.querySelector('section.game').dataset.ply) >= n + 2", arg=before
+        )
         d.wait("play", "over")
         if d.ui == "over":
             break
         # The live region announced the CPU's reply.
-        page.wait_for_function("() => document.getElementById('live').textContent.includes('CPU moves')")
+        page.wait_for_function(
+            "() => document.getElementById('live').textContent.includes('CPU moves')"
+        )
     assert active(page)["sq"] is not None  # focus stayed on the grid
 
 
@@ -124,12 +129,21 @@ def test_game_axe_no_serious_findings(site, server):
 
 def test_game_phone_touch(browser, server):
     """Phone size: the panels go below the board and taps play."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                  is_mobile=True, device_scale_factor=2)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=2,
+    )
     external = []
-    context.route("**/*", lambda route: (route.continue_() if LOCAL.match(route.request.url)
-                                         or route.request.url.startswith(("data:", "blob:"))
-                                         else (external.append(route.request.url), route.abort())))
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if LOCAL.match(route.request.url) or route.request.url.startswith(("data:", "blob:"))
+            else (external.append(route.request.url), route.abort())
+        ),
+    )
     try:
         page = context.new_page()
         page.emulate_media(reduced_motion="reduce")
@@ -150,7 +164,8 @@ def test_game_phone_touch(browser, server):
             page.wait_for_selector(f'svg.board [data-mark="selected"][data-sq="{frm}"]')
             page.tap(f'svg.board [data-hit="{to}"]')
             page.wait_for_function(
-                "n => Number(document.querySelector('section.game').dataset.ply) > n", arg=before)
+                "n => Number(document.querySelector('section.game').dataset.ply) > n", arg=before
+            )
             if d.wait("play", "over") == "over":
                 break
         ARTIFACTS.mkdir(exist_ok=True)
@@ -183,7 +198,9 @@ def test_game_hotseat_move_clock(site, server):
 
 
 def test_game_strings_complete_in_every_language():
-    keys = {lang: set(json.loads((WEB / "i18n" / f"{lang}.json").read_text())) for lang in LANGUAGES}
+    keys = {
+        lang: set(json.loads((WEB / "i18n" / f"{lang}.json").read_text())) for lang in LANGUAGES
+    }
     required = {k for k in keys["en"] if not k.startswith("short.")}
     for lang in LANGUAGES:
         missing = required - keys[lang]
@@ -208,17 +225,22 @@ def test_game_language_switch(site, server):
             page.click("#btn-mode")
             page.click("dialog.confirm [data-answer=yes]")
         page.select_option("#lang-select", lang)
-        page.wait_for_function("t => document.getElementById('start-title').textContent === t",
-                               arg=strings["start.title"])
+        page.wait_for_function(
+            "t => document.getElementById('start-title').textContent === t",
+            arg=strings["start.title"],
+        )
         assert page.evaluate("() => document.documentElement.lang").startswith(lang)
         page.click("[data-rules=gunjin]")
         page.wait_for_selector("dialog.rules #rules-gunjin")
         assert page.inner_text("#rules-title") == strings["rules.title"].replace(
-            "{variant}", strings["variant.gunjin"])
+            "{variant}", strings["variant.gunjin"]
+        )
         page.click("dialog.rules .close")
         d.start("gunjin", mode="cpu", level="easy")
         assert page.inner_text("#btn-confirm") == strings["setup.confirm"]
-        shown = set(page.eval_on_selector_all("svg.board text.name", "ts => ts.map(t => t.textContent)"))
+        shown = set(
+            page.eval_on_selector_all("svg.board text.name", "ts => ts.map(t => t.textContent)")
+        )
         names = {v for k, v in strings.items() if k.startswith(("piece.gunjin.", "short.gunjin."))}
         assert shown and shown <= names, (lang, shown - names)
     ARTIFACTS.mkdir(exist_ok=True)

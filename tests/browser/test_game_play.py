@@ -7,8 +7,11 @@ import pytest
 from gamedriver import GameDriver
 
 VARIANTS = ["classic", "blind", "gunjin"]
-SIDES = {"classic": ("Red", "Blue"), "blind": ("First player", "Second player"),
-         "gunjin": ("Player 1", "Player 2")}
+SIDES = {
+    "classic": ("Red", "Blue"),
+    "blind": ("First player", "Second player"),
+    "gunjin": ("Player 1", "Player 2"),
+}
 
 
 def open_game(site, server, seed):
@@ -93,10 +96,13 @@ def test_game_vs_cpu_to_the_end(site, server, variant):
     assert view["phase"] == "over" and view["result"]["reason"]
     assert d.status().startswith("Game over"), d.status()
     assert all(p["kind"] for p in view["board"].values())
-    unnamed = page.eval_on_selector_all("svg.board g.pc", "gs => gs.filter(g => !g.dataset.kind).length")
+    unnamed = page.eval_on_selector_all(
+        "svg.board g.pc", "gs => gs.filter(g => !g.dataset.kind).length"
+    )
     assert unnamed == 0
     cpu_named = page.eval_on_selector_all(
-        "svg.board g.pc[data-owner='1'] text.name", "ts => ts.length")
+        "svg.board g.pc[data-owner='1'] text.name", "ts => ts.length"
+    )
     assert cpu_named == sum(1 for p in view["board"].values() if p["owner"] == 1)
     assert page.is_visible("#btn-rematch")
     assert page.is_disabled("#btn-resign")

@@ -8,11 +8,33 @@ from conftest import wait_ready
 from gamedriver import GameDriver, grid_label
 
 OFFICERS = {
-    "classic": {"field_marshal", "general", "major_general", "brigadier", "colonel", "major",
-                "captain", "lieutenant", "engineer"},
-    "gunjin": {"army_general", "lieutenant_general", "major_general", "plane", "tank", "colonel",
-               "lieutenant_colonel", "major", "captain", "first_lieutenant",
-               "second_lieutenant", "cavalry", "engineer", "spy"},
+    "classic": {
+        "field_marshal",
+        "general",
+        "major_general",
+        "brigadier",
+        "colonel",
+        "major",
+        "captain",
+        "lieutenant",
+        "engineer",
+    },
+    "gunjin": {
+        "army_general",
+        "lieutenant_general",
+        "major_general",
+        "plane",
+        "tank",
+        "colonel",
+        "lieutenant_colonel",
+        "major",
+        "captain",
+        "first_lieutenant",
+        "second_lieutenant",
+        "cavalry",
+        "engineer",
+        "spy",
+    },
 }
 
 
@@ -47,16 +69,21 @@ def test_game_setup_tools(site, server, variant):
     assert page.is_disabled("#btn-previous")  # nothing confirmed yet in this browser
 
     # Swap two officers in the middle ranks: always allowed.
-    middle = [sq for sq, kind in sorted(layout.items())
-              if kind in OFFICERS[variant] and 2 <= rank(sq) <= 3 and not sq.startswith("hq")]
+    middle = [
+        sq
+        for sq, kind in sorted(layout.items())
+        if kind in OFFICERS[variant] and 2 <= rank(sq) <= 3 and not sq.startswith("hq")
+    ]
     a = middle[0]
     b = next(sq for sq in middle if layout[sq] != layout[a])
     d.tap(a)
     page.wait_for_selector(f'svg.board [data-mark="selected"][data-sq="{a}"]')
     d.tap(b)
     page.wait_for_function(
-        "([a, kind]) => document.querySelector(`svg.board g.pc[data-sq='${a}']`)?.dataset.kind === kind",
-        arg=[a, layout[b]])
+        "([a, kind]) => document.querySelector(`svg.board g.pc[data-sq='${a}']`)"
+        "?.dataset.kind === kind",
+        arg=[a, layout[b]],
+    )
     swapped = d.own_layout()
     assert swapped == {**layout, a: layout[b], b: layout[a]}
     assert f"Swapped {a} and {b}" in d.message()
@@ -64,7 +91,9 @@ def test_game_setup_tools(site, server, variant):
     # A swap that breaks a rule is refused, with the reason and the square shown.
     flag = next(sq for sq, kind in swapped.items() if kind == "flag")
     if variant == "classic":
-        bad = next(sq for sq, kind in swapped.items() if rank(sq) == 6 and kind in OFFICERS[variant])
+        bad = next(
+            sq for sq, kind in swapped.items() if rank(sq) == 6 and kind in OFFICERS[variant]
+        )
         reason = "the flag must stand in one of your two headquarters"
     else:
         bad = next(sq for sq in ("b4", "e4") if swapped[sq] in OFFICERS[variant])
