@@ -410,6 +410,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self._override = None  # one handler serves every request of a keep-alive connection
+        self._started = time.time()
         rel = self.rel_path()
         if rel is None and self.path.split("?")[0] == self.base.rstrip("/"):
             self.send_response(301)
@@ -469,7 +470,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def _record(self, rel: str, status: int, size: int) -> None:
         if self.log_entries is not None:
-            self.log_entries.append((rel, status, size))
+            started = getattr(self, "_started", time.time())
+            self.log_entries.append((rel, status, size, started))
 
     def log_request(self, code="-", size="-") -> None:
         if self.request_entries is not None:
@@ -496,7 +498,8 @@ class SiteServer:
     ) -> None:
         if not base.startswith("/") or not base.endswith("/"):
             raise ValueError("base must start and end with '/'")
-        # (path relative to base, status, body bytes) for each file or fault answered.
+        # (path relative to base, status, body bytes, time the request came in) for each
+        # file or fault answered.
         self.log: list[tuple[str, int, int]] = []
         # (raw request path, status) for every request, including 404s outside base.
         self.requests: list[tuple[str, int]] = []

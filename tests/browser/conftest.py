@@ -12,56 +12,23 @@
 
 from __future__ import annotations
 
-import contextlib
 import re
-import sys
-import time
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-import build  # noqa: E402
-
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
-LOCAL = re.compile(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/")
-READY_TIMEOUT_MS = 60_000
-
-
-class FaultyHandler(build.SiteHandler):
-    """Breaks chosen files on purpose. faults: {path suffix: (kind, value)} where kind is
-    "status" (answer with that HTTP status), "type" (serve the file with that
-    Content-Type), "body" (serve these bytes instead) or "hang" (answer nothing for that
-    many seconds, then 404)."""
-
-    faults: ClassVar[dict] = {}
-
-    def fault(self, rel):
-        for suffix, (kind, value) in list(self.faults.items()):
-            if rel.endswith(suffix):
-                if kind == "status":
-                    return value, {}
-                if kind == "type":
-                    return 200, {"Content-Type": value}
-                if kind == "body":
-                    return 200, {}, value
-                if kind == "hang":
-                    time.sleep(value)
-                    return 404, {}
-        return None
+from sitekit import (  # noqa: F401  (re-exported for tests that import from conftest)
+    ARTIFACTS,
+    CHROMIUM_ARGS,
+    LOCAL,
+    READY_TIMEOUT_MS,
+    ROOT,
+    FaultyHandler,
+    Site,
+    build,
+    call,
+    wait_error,
+    wait_ready,
+)
 
 
 @pytest.fixture(scope="session")
@@ -115,70 +82,6 @@ def browser():
         browser.close()
 
 
-class Site:
-    """A browser context for one test, guarded against requests leaving the machine."""
-
-    def __init__(self, browser, name: str) -> None:
-        self.name = name
-        self.context = browser.new_context()
-        self.external: list[str] = []
-        self.local: list[str] = []
-        self.console: list[str] = []
-        self.pages = []
-        self.context.route("**/*", self._route)
-
-    def _route(self, route) -> None:
-        url = route.request.url
-        if url.startswith(("data:", "blob:")) or LOCAL.match(url):
-            self.local.append(url)
-            route.continue_()
-        else:
-            self.external.append(url)
-            route.abort()
-
-    def open(self, url: str, wait: str | None = "ready"):
-        page = self.context.new_page()
-        page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
-        page.on("pageerror", lambda err: self.console.append(f"pageerror: {err}"))
-        self.pages.append(page)
-        page.goto(url)
-        if wait == "ready":
-            wait_ready(page)
-        elif wait == "error":
-            wait_error(page)
-        return page
-
-    def close(self) -> None:
-        ARTIFACTS.mkdir(exist_ok=True)
-        for i, page in enumerate(self.pages):
-            if not page.is_closed():
-                suffix = f"-{i}" if i else ""
-                # A screenshot is a bonus: never let it mask the real result.
-                with contextlib.suppress(Exception):
-                    page.screenshot(path=str(ARTIFACTS / f"{self.name}{suffix}.png"))
-        self.context.close()
-
-
-def wait_ready(page, timeout=READY_TIMEOUT_MS) -> None:
-    page.wait_for_selector(
-        "html[data-state=ready], html[data-state=error]", state="attached", timeout=timeout
-    )
-    state = page.evaluate("document.documentElement.dataset.state")
-    if state != "ready":
-        message = page.inner_text("#loader")
-        raise AssertionError(f"page shows the error screen instead of ready:\n{message}")
-    assert page.evaluate("document.documentElement.dataset.ready") == "true"
-
-
-def wait_error(page, timeout=READY_TIMEOUT_MS) -> str:
-    page.wait_for_selector(
-        "html[data-state=ready], html[data-state=error]", state="attached", timeout=timeout
-    )
-    assert page.evaluate("document.documentElement.dataset.state") == "error"
-    assert page.is_visible("#loader-retry")
-    return page.inner_text("#loader-error-message")
-
-
 @pytest.fixture
 def site(browser, request):
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
@@ -186,8 +89,3 @@ def site(browser, request):
     yield s
     s.close()
     assert s.external == [], f"requests left 127.0.0.1: {s.external}"
-
-
-def call(page, request: dict) -> dict:
-    """One bridge round trip through the page's engine (web/js/engine.js)."""
-    return page.evaluate("request => window.junqi.engine.call(request)", request)

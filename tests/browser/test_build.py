@@ -11,7 +11,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from conftest import ROOT
+from sitekit import ROOT
 
 import build
 

@@ -6,7 +6,7 @@ import json
 import time
 
 import pytest
-from conftest import call, wait_error, wait_ready
+from sitekit import call, wait_error, wait_ready
 
 import build
 from junqi_core.bridge import handle

@@ -61,6 +61,7 @@ async function boot() {
     showError(err.message, err.detail);
     return;
   }
+  performance.mark("junqi-engine"); // engine answered; the UI mounts next
   engine.onCrash((err) => showError(err.message, "The engine worker stopped."));
   window.junqi = { engine, build: BUILD }; // for tests, the console and later screens
   try {
