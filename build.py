@@ -26,6 +26,7 @@ import csv
 import functools
 import hashlib
 import http.server
+import importlib.util
 import io
 import json
 import os
@@ -185,7 +186,7 @@ def ensure_micropip() -> Path:
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run(
                 [
-                    sys.executable,
+                    pip_python(),
                     "-m",
                     "pip",
                     "download",
@@ -585,23 +586,38 @@ def externally_managed() -> bool:
     return marker.exists() and sys.prefix == sys.base_prefix
 
 
-def test_python() -> str:
-    """The interpreter to install test requirements into (a .venv if pip is locked)."""
-    if not externally_managed():
-        return sys.executable
+def venv_python() -> str:
+    """Python of the project's .venv, created on first use (with pip, unlike some system
+    Pythons). On Debian without python3-venv, installs it when running as root."""
     venv = ROOT / ".venv"
     python = venv / "bin" / "python"
     if not python.exists():
-        log("system Python is externally managed: creating .venv")
+        log("creating .venv")
         result = subprocess.run([sys.executable, "-m", "venv", str(venv)])
         if result.returncode != 0 and os.geteuid() == 0 and shutil.which("apt-get"):
-            minor = f"python3.{sys.version_info.minor}-venv"
-            subprocess.run(["apt-get", "install", "-y", minor], check=True)
+            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+            subprocess.run(["apt-get", "update"], check=True, env=env)
+            package = f"python3.{sys.version_info.minor}-venv"
+            subprocess.run(["apt-get", "install", "-y", package], check=True, env=env)
             shutil.rmtree(venv, ignore_errors=True)
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         elif result.returncode != 0:
             raise SystemExit("build: cannot create .venv (install python3-venv)")
     return str(python)
+
+
+def pip_python() -> str:
+    """An interpreter that has pip: this one, or the project's .venv."""
+    if importlib.util.find_spec("pip") is not None:
+        return sys.executable
+    return venv_python()
+
+
+def test_python() -> str:
+    """The interpreter to install test requirements into (a .venv if pip is locked)."""
+    if not externally_managed() and importlib.util.find_spec("pip") is not None:
+        return sys.executable
+    return venv_python()
 
 
 def install_test_requirements() -> str:

@@ -5,6 +5,7 @@
   headers; `faults` maps a path suffix to a way of breaking it, see FaultyHandler).
 - `server`: the default server at "/".
 - `browser`: headless Debian Chromium through Python Playwright (`executable_path`).
+- `ready_page`: one ready page per test module, for tests that only call the engine.
 - `site`: opens pages in a fresh context that aborts and counts every request leaving
   127.0.0.1 (asserted zero at teardown), collects console messages, and saves a screenshot
   of each page to test-artifacts/.
@@ -87,5 +88,16 @@ def site(browser, request):
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
     s = Site(browser, name)
     yield s
+    s.close()
+    assert s.external == [], f"requests left 127.0.0.1: {s.external}"
+
+
+@pytest.fixture(scope="module")
+def ready_page(browser, _session_server, request):
+    """One page at the ready state, shared by a module's tests that only call the engine
+    (each fresh page costs a full Pyodide start). Same guard as `site`."""
+    s = Site(browser, re.sub(r"[^\w.-]+", "_", request.module.__name__) + "-shared")
+    page = s.open(_session_server.url)
+    yield page
     s.close()
     assert s.external == [], f"requests left 127.0.0.1: {s.external}"

@@ -43,8 +43,8 @@ def test_page_reaches_ready_and_round_trips(site, server):
     assert not [m for m in site.console if "Content Security Policy" in m], site.console
 
 
-def test_request_ids_match_concurrent_calls(site, server):
-    page = site.open(server.url)
+def test_request_ids_match_concurrent_calls(ready_page):
+    page = ready_page
     answers = page.evaluate("""async () => {
         const e = window.junqi.engine;
         const calls = [];
@@ -175,17 +175,15 @@ def test_csp_without_wasm_unsafe_eval_fails_clearly(site, serve):
     assert "wasm-unsafe-eval" in wait_error(page)
 
 
-def test_micropip_loads_from_the_app_lock(site, server):
+def test_micropip_loads_from_the_app_lock(ready_page):
     """micropip is in the app lock with its real sha256; Pyodide verifies it on load."""
-    page = site.open(server.url)
-    page.evaluate("window.junqi.engine.loadPackages(['micropip'])")
+    ready_page.evaluate("window.junqi.engine.loadPackages(['micropip'])")
 
 
 @pytest.mark.parametrize("variant", ["classic", "blind", "gunjin"])
-def test_selfplay_in_page_equals_cpython(site, server, variant):
+def test_selfplay_in_page_equals_cpython(ready_page, variant):
     request = {"op": "selfplay", "variant": variant, "games": 3, "seed": 7}
-    page = site.open(server.url)
-    in_page = call(page, request)
+    in_page = call(ready_page, request)
     assert in_page["ok"] is True, in_page
     assert len(in_page["results"]) == 3
     assert in_page == cpython(request)
