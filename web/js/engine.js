@@ -42,7 +42,8 @@ export class Engine {
    * Start the worker and load the engine.
    * config: {workerURL, pyodideURL, lockURL, packages, downloads} with absolute URLs.
    * onProgress({stage, fraction, detail}) is called as loading goes; stages are
-   * "runtime" (Pyodide), "engine" (the game package), "ready".
+   * "runtime" (Pyodide), "engine" (the game package), "ready" (at 0.95: the caller
+   * mounts its UI, then hides the loader).
    */
   static start(config, { onProgress = () => {}, stallMs = DEFAULT_STALL_MS } = {}) {
     let worker;
@@ -83,13 +84,10 @@ export class Engine {
         watchdog();
         if (msg.type === "progress") {
           stage = msg.stage;
-          // Downloads are ~90% of the wait; the rest is Python starting up.
-          const downloaded = Math.min(1, msg.loaded / msg.total);
-          const fraction = msg.stage === "engine" ? 0.95 : 0.9 * downloaded;
-          onProgress({ stage, fraction, detail: msg.detail });
+          onProgress({ stage, fraction: msg.fraction, detail: msg.detail });
         } else if (msg.type === "ready") {
           engine.info = msg.info;
-          onProgress({ stage: "ready", fraction: 1, detail: "Ready" });
+          onProgress({ stage: "ready", fraction: 0.95, detail: "Opening the game" });
           finish(null);
         } else if (msg.type === "fail") {
           finish(new LoadError(msg.stage, msg.message, msg.detail));

@@ -6,7 +6,7 @@
 //                   {type: "call", id, request}   request: JSON string for bridge.handle
 //                   {type: "load", id, packages, imports}  load packages named in the app
 //                                                 lock, then import `imports` to verify
-//   worker -> page  {type: "progress", stage, loaded, total, detail}
+//   worker -> page  {type: "progress", stage, fraction, detail}   fraction in 0..1
 //                   {type: "ready", info}         info: the bridge's "version" response
 //                   {type: "fail", stage, message, detail}
 //                   {type: "response", id, response}   response: JSON string
@@ -36,15 +36,25 @@ function fail(message, detail = "") {
 // The original Response is returned untouched (so the browser's wasm code cache still
 // works); bytes are counted on a clone.
 
-let loaded = 0;
-let total = 1;
+// The bar: runtime downloads (wasm, stdlib) fill 0..0.6 by bytes; then Python compiles
+// and boots (no signal inside, so the bar waits at 0.6 with a message); Pyodide fetches
+// the wheel only once the interpreter is up, which starts the "engine" stage (0.75);
+// the wheel downloaded 0.85; installed and imported 0.9; the page's UI takes the rest.
+let runtimeLoaded = 0;
+let runtimeTotal = 1;
+let fraction = 0;
 let lastReport = 0;
 
-function report(detail, force = false) {
+function report(detail, force = false, at = null) {
+  if (at !== null) fraction = Math.max(fraction, at);
   const now = performance.now();
   if (!force && now - lastReport < 100) return;
   lastReport = now;
-  post({ type: "progress", stage, loaded, total, detail });
+  post({ type: "progress", stage, fraction, detail });
+}
+
+function isRuntimeFile(name) {
+  return name.endsWith(".wasm") || name.endsWith(".zip");
 }
 
 function shortName(url) {
@@ -96,18 +106,29 @@ self.fetch = async (input, init) => {
     );
     return response;
   }
-  if (response.body) {
+  if (name.endsWith(".whl")) {
+    stage = "engine";
+    report(`Downloading ${name}`, true, 0.75);
+  }
+  if (response.body && isRuntimeFile(name)) {
     const reader = response.clone().body.getReader();
     report(`Downloading ${name}`, true);
     (async () => {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        loaded += value.byteLength;
-        report(`Downloading ${name}`);
+        runtimeLoaded += value.byteLength;
+        const share = Math.min(runtimeLoaded, runtimeTotal) / runtimeTotal;
+        report(`Downloading ${name}`, false, 0.6 * share);
       }
-      report(`Downloaded ${name}`, true);
+      const all = runtimeLoaded >= runtimeTotal;
+      report(all ? "Starting Python (compiling WebAssembly)…" : `Downloaded ${name}`, true);
     })().catch(() => {});
+  } else if (name.endsWith(".whl")) {
+    response.clone().arrayBuffer().then(
+      () => report("Installing the game engine", true, 0.85),
+      () => {},
+    );
   }
   return response;
 };
@@ -136,7 +157,10 @@ self.addEventListener("securitypolicyviolation", (event) => {
 // ---- boot ------------------------------------------------------------------------------
 
 async function boot(config) {
-  total = Object.values(config.downloads || {}).reduce((a, b) => a + b, 0) || 1;
+  runtimeTotal =
+    Object.entries(config.downloads || {})
+      .filter(([url]) => isRuntimeFile(url))
+      .reduce((sum, [, size]) => sum + size, 0) || 1;
   stage = "runtime";
   report("Loading Python", true);
   const { loadPyodide } = await import(config.pyodideURL);
@@ -154,7 +178,7 @@ async function boot(config) {
   if (failed) return;
   // loadPyodide({packages}) does not throw when a package fails: verify by importing.
   stage = "engine";
-  report("Starting the engine", true);
+  report("Starting the game engine", true, 0.9);
   try {
     handle = pyodide.pyimport("junqi_core.bridge").handle;
   } catch (err) {
