@@ -11,11 +11,24 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 GAME = "section.game"
+
+
+@pytest.fixture(autouse=True)
+def no_page_errors(request):
+    """Import into a test module: fails a test whose page logged an error or threw."""
+    site = request.getfixturevalue("site") if "site" in request.fixturenames else None
+    yield
+    if site is not None:
+        errors = [m for m in site.console if m.startswith(("pageerror", "error"))]
+        assert not errors, errors
+
 
 WAIT_JS = """([uis, mine]) => {
   const g = document.querySelector('section.game');

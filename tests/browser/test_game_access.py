@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from conftest import CHROMIUM_ARGS, LOCAL, wait_ready  # noqa: F401
-from gamedriver import ARTIFACTS, GameDriver, axe_scan, grid_label
+from gamedriver import ARTIFACTS, GameDriver, axe_scan, grid_label, no_page_errors  # noqa: F401
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 LANGUAGES = ["en", "es", "pt", "zh", "ja"]
@@ -180,11 +180,19 @@ def test_game_phone_touch(browser, server):
 
 
 def test_game_hotseat_move_clock(site, server):
-    """Two players with the clock (shortened for the test): a time-out passes the turn."""
+    """Two players with the clock (shortened for the test): deployment time-outs confirm a
+    random layout; a move time-out passes the turn."""
     page = site.open(server.url + "?moveclock=2")
     page.emulate_media(reduced_motion="reduce")
     d = GameDriver(page, seed=8)
-    d.start("blind", mode="hotseat", clock=True)
+    d.start("classic", mode="hotseat", clock=True)
+    for side in ("Red", "Blue"):
+        assert side in page.inner_text("#btn-curtain")
+        page.click("#btn-curtain")
+        d.wait("setup")
+        assert "to deploy" in page.inner_text("#clock")
+        d.wait("curtain", timeout=10_000)  # nobody confirmed: a random layout was
+    assert d.view()["phase"] == "play" and d.view()["deployed"] == [True, True]
     page.click("#btn-curtain")
     d.wait("play")
     assert page.is_visible("#clock")

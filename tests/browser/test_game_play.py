@@ -4,7 +4,7 @@ the CPU to the end. Screenshots of each board go to test-artifacts/game-<variant
 from __future__ import annotations
 
 import pytest
-from gamedriver import GameDriver
+from gamedriver import GameDriver, no_page_errors  # noqa: F401
 
 VARIANTS = ["classic", "blind", "gunjin"]
 SIDES = {

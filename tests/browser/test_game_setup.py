@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import wait_ready
-from gamedriver import GameDriver, grid_label
+from gamedriver import GameDriver, grid_label, no_page_errors  # noqa: F401
 
 OFFICERS = {
     "classic": {
