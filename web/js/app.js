@@ -91,6 +91,7 @@ class App {
   }
 
   showStart() {
+    const fromGame = Boolean(this.game);
     if (this.game) {
       this.game.dispose();
       this.game = null;
@@ -100,7 +101,8 @@ class App {
     this.screen.append(renderStart(this));
     document.title = i18n.t("title.site");
     const first = this.screen.querySelector('input[name="variant"]:checked');
-    if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
+    // Coming back from a game the focused button is gone: start again at the game choice.
+    if (fromGame && first) first.focus({ preventScroll: true });
   }
 
   async startGame(options) {

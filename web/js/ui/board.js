@@ -5,7 +5,7 @@ import { s, clear, reducedMotion } from "./dom.js";
 import { makeGeometry } from "./geometry.js";
 import { t } from "./i18n.js";
 
-const HQ_LABEL = { junqi: "board.hq", gunjin: "board.hq" };
+const HQ_LABEL = { junqi: "board.hq", gunjin: "board.hq_gunjin" };
 
 export class Board {
   constructor(desc, seat, onSquare) {
@@ -63,7 +63,7 @@ export class Board {
       }
       if (!seenRank.has(m[2])) {
         seenRank.add(m[2]);
-        labels.append(s("text", { x: 14, y: sq.y + 4, class: "coord" }, m[2]));
+        labels.append(s("text", { x: 13, y: sq.y + 4, class: "coord" }, m[2]));
       }
     }
     for (const sq of geo.squares.values()) {

@@ -2,7 +2,7 @@
 // y = rank index; stations at y = 5.5, the Gunjin HQ at x = 2.5). Seat 1 sees the board
 // turned half a turn, so each player's own side is at the bottom.
 
-const JUNQI = { w: 92, h: 50, gap: 56, pad: 58, padY: 40, tileW: 72, tileH: 34 };
+const JUNQI = { w: 92, h: 50, gap: 56, pad: 62, padY: 40, tileW: 72, tileH: 34 };
 const GUNJIN = { w: 80, h: 62, gap: 46, pad: 64, padY: 56, tileW: 60, tileH: 50 };
 
 export function makeGeometry(desc, seat) {
