@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 
 import pytest
-from sitekit import call, wait_error, wait_ready
+from sitekit import FaultyHandler, call, wait_error, wait_ready
 
 import build
 from junqi_core.bridge import handle
@@ -187,3 +188,38 @@ def test_selfplay_in_page_equals_cpython(ready_page, variant):
     assert in_page["ok"] is True, in_page
     assert len(in_page["results"]) == 3
     assert in_page == cpython(request)
+
+
+def test_new_deploy_replaces_the_old_one(site, dist, tmp_path, monkeypatch):
+    """After a deploy, a returning visitor gets the new build whole: the new page with only
+    its own assets, then the service worker swaps its cache and deletes the old one."""
+    web = tmp_path / "web"
+    shutil.copytree(build.WEB, web)
+    with (web / "css" / "site.css").open("a") as f:
+        f.write("\n/* deploy B */\n")
+    monkeypatch.setattr(build, "WEB", web)
+    new = build.build(tmp_path / "dist-b")["version"]
+    old = json.loads((dist / "build.json").read_text())["version"]
+    live = tmp_path / "live"
+    live.symlink_to(dist)
+    server = build.SiteServer(live, handler=FaultyHandler).start()
+    try:
+        page = site.open(server.url)
+        assert page.evaluate("document.documentElement.dataset.build") == old
+        page.wait_for_selector("html[data-offline]", state="attached", timeout=60_000)
+
+        live.unlink()
+        live.symlink_to(tmp_path / "dist-b")  # deploy
+        page.reload()
+        wait_ready(page)
+        assert page.evaluate("document.documentElement.dataset.build") == new
+        loaded = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+        assert any(f"/assets/{new}/" in url for url in loaded)
+        assert not any(f"/assets/{old}/" in url for url in loaded)
+        deadline = time.monotonic() + 60
+        while (caches := page.evaluate("caches.keys()")) != [f"junqi-{new}"]:
+            assert time.monotonic() < deadline, caches
+            time.sleep(0.25)
+        play_a_little(page)
+    finally:
+        server.stop()
