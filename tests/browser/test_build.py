@@ -93,7 +93,14 @@ def test_page_uses_only_relative_urls(dist):
 
 def test_web_names_no_other_origin():
     for path in sorted(build.WEB.rglob("*")):
-        if path.is_file() and path.suffix in (".html", ".js", ".css", ".svg", ".webmanifest"):
+        if path.is_file() and path.suffix in (
+            ".html",
+            ".js",
+            ".css",
+            ".svg",
+            ".webmanifest",
+            ".json",
+        ):
             text = path.read_text().replace(SVG_NAMESPACE, "")
             assert not re.search(r"https?://", text), path
 
