@@ -3,6 +3,10 @@
 Game i is played with seed `seed * 100_003 + i`; level A takes seat i % 2, so sides
 alternate.  Players get only `views.view` and `views.event`, exactly as in the page.
 `--jobs` uses multiprocessing, imported only here and only when asked for.
+
+Think time is reported twice: CPU time of the process (`time.process_time`, unaffected by
+other programs on the machine) and wall time.  In the arena the players' wall-clock
+safety cap is driven by the CPU clock for the same reason; in the page it is wall time.
 """
 
 from __future__ import annotations
@@ -26,17 +30,24 @@ def play_game(variant: str, levels: tuple[str, str], seed: int, index: int) -> d
     seat_level = {a_seat: levels[0], 1 - a_seat: levels[1]}
     game = Game(variant, seed=game_seed)
     players = {s: make_player(variant, seat_level[s], s, game_seed * 2 + s) for s in (0, 1)}
+    for player in players.values():
+        if hasattr(player, "clock"):
+            # the safety cap counts this process's CPU time, so that other programs
+            # running on the machine do not change which moves are played
+            player.clock = time.process_time
     if game.phase == SETUP:
         for s in (0, 1):
             game.deploy(s, layout_from_json(game, players[s].deploy(view(game, s))))
     times: dict[int, list[float]] = {0: [], 1: []}
+    cpu_times: dict[int, list[float]] = {0: [], 1: []}
     while game.phase == PLAY and game.position.ply < MAX_PLIES:
         seat = game.turn
         legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
         v = view(game, seat)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         choice = players[seat].choose(v, legal)
         times[seat].append(time.perf_counter() - t0)
+        cpu_times[seat].append(time.process_time() - c0)
         entry = game.apply(seat, choice)
         for s in (0, 1):
             players[s].observe(event(game, entry, s))
@@ -51,6 +62,8 @@ def play_game(variant: str, levels: tuple[str, str], seed: int, index: int) -> d
         "plies": game.position.ply,
         "times_a": times[a_seat],
         "times_b": times[1 - a_seat],
+        "cpu_a": cpu_times[a_seat],
+        "cpu_b": cpu_times[1 - a_seat],
     }
 
 
@@ -109,11 +122,13 @@ def summary(variant: str, a: str, b: str, seed: int, results: list[dict]) -> str
     plies = [r["plies"] for r in results]
     lines.append(f"  plies mean {sum(plies) / max(1, n):.0f}, max {max(plies, default=0)}")
     for side, level in (("a", a), ("b", b)):
-        ts = [t for r in results for t in r[f"times_{side}"]]
-        if ts:
-            mean_t = sum(ts) / len(ts)
-            lines.append(
-                f"  think {side.upper()}={level:<7} moves {len(ts):>6}  mean {mean_t:.4f} s"
-                f"  p95 {percentile(ts, 0.95):.4f} s  max {max(ts):.4f} s"
-            )
+        for kind, label in (("cpu", "cpu "), ("times", "wall")):
+            ts = [t for r in results for t in r[f"{kind}_{side}"]]
+            if ts:
+                mean_t = sum(ts) / len(ts)
+                lines.append(
+                    f"  think {label} {side.upper()}={level:<7} moves {len(ts):>6}"
+                    f"  mean {mean_t:.4f} s  p95 {percentile(ts, 0.95):.4f} s"
+                    f"  max {max(ts):.4f} s"
+                )
     return "\n".join(lines)

@@ -324,31 +324,93 @@ class Belief:
             out[e] = {k: self.counts[k] / total for k in opts}
         return out
 
-    def sample(self, rng: random.Random, tries: int = 60) -> dict[int, int]:
-        """One assignment identity -> kind; counts exact, every fact respected."""
-        options = self._options
-        idents = list(options)
-        counts = self.counts
+    def sample(self, rng: random.Random, tries: int = 40) -> dict[int, int]:
+        """One assignment identity -> kind; counts exact, every fact respected.
+
+        Identities are drawn most constrained first, each kind weighted by how many of it
+        are left; when an identity finds no kind left, an augmenting path moves others
+        to free one (so a draw never dead-ends when the facts are consistent).  Gunjin
+        flag facts are checked as the draw goes and again at the end."""
+        assignment: dict[int, int] | None = None
         for _ in range(tries):
-            remaining = dict(counts)
-            order = sorted(idents, key=lambda e: (len(options[e]), rng.random()))
-            assignment: dict[int, int] = {}
-            for e in order:
-                opts = [k for k in options[e] if remaining[k]]
-                if not opts:
-                    break
+            assignment = self._draw(rng)
+            if assignment is not None and self._consistent(assignment):
+                return assignment
+        if assignment is None:
+            raise BeliefError("no assignment fits the facts")
+        return assignment  # a Gunjin flag fact still unmet after many draws (very rare)
+
+    def _draw(self, rng: random.Random) -> dict[int, int] | None:
+        options = self._options
+        remaining = dict(self.counts)
+        holders: dict[int, list[int]] = {k: [] for k in remaining}
+        assignment: dict[int, int] = {}
+        order = sorted(options, key=lambda e: (len(options[e]), rng.random()))
+
+        def take(e: int, k: int) -> None:
+            assignment[e] = k
+            remaining[k] -= 1
+            holders[k].append(e)
+
+        def relocate(f: int, banned: int, visited: set[int]) -> bool:
+            """Give f a kind other than `banned`, moving others if need be."""
+            ks = [k for k in options[f] if k != banned]
+            rng.shuffle(ks)
+            for k in ks:
+                if remaining[k] > 0:
+                    holders[banned].remove(f)
+                    remaining[banned] += 1
+                    take(f, k)
+                    return True
+            for k in ks:
+                for g in list(holders[k]):
+                    if g in visited:
+                        continue
+                    visited.add(g)
+                    if relocate(g, k, visited):
+                        holders[banned].remove(f)
+                        remaining[banned] += 1
+                        take(f, k)
+                        return True
+            return False
+
+        for e in order:
+            opts = [k for k in options[e] if remaining[k] and self._flag_ok(e, k, assignment)]
+            if opts:
                 total = sum(remaining[k] for k in opts)
                 r = rng.random() * total
                 for k in opts:
                     r -= remaining[k]
                     if r < 0:
                         break
-                assignment[e] = k
-                remaining[k] -= 1
+                take(e, k)
+                continue
+            ks = list(options[e])
+            rng.shuffle(ks)
+            for k in ks:
+                if remaining[k] > 0:  # free, only a flag fact was against it
+                    take(e, k)
+                    break
+                freed = False
+                for g in list(holders[k]):
+                    if relocate(g, k, {g}):
+                        freed = True
+                        break
+                if freed:
+                    take(e, k)
+                    break
             else:
-                if self._consistent(assignment):
-                    return assignment
-        return self._search(rng)
+                return None
+        return assignment
+
+    def _flag_ok(self, e: int, k: int, assignment: dict[int, int]) -> bool:
+        """Gunjin: whether giving e kind k keeps every flag fact true so far."""
+        if not self.checks:
+            return True
+        assignment[e] = k
+        ok = self._consistent(assignment)
+        del assignment[e]
+        return ok
 
     def _consistent(self, assignment: dict[int, int]) -> bool:
         """Gunjin: a piece sampled as the flag must have fought with the strength of the
@@ -368,32 +430,6 @@ class Belief:
             if table[a][d] != result:
                 return False
         return True
-
-    def _search(self, rng: random.Random) -> dict[int, int]:
-        """Randomised complete backtracking (used only when sampling keeps dead-ending)."""
-        options = self._options
-        order = sorted(options, key=lambda e: (len(options[e]), rng.random()))
-        remaining = dict(self.counts)
-        assignment: dict[int, int] = {}
-
-        def place(i: int) -> bool:
-            if i == len(order):
-                return self._consistent(assignment)
-            e = order[i]
-            opts = [k for k in options[e] if remaining[k]]
-            rng.shuffle(opts)
-            for k in opts:
-                assignment[e] = k
-                remaining[k] -= 1
-                if self._consistent(assignment) and place(i + 1):
-                    return True
-                remaining[k] += 1
-            assignment.pop(e, None)
-            return False
-
-        if not place(0):
-            raise BeliefError("no assignment fits the facts")
-        return dict(assignment)
 
     def world(self, view_position: Position, assignment: dict[int, int]) -> Position:
         """A full-information position: the player's own pieces plus sampled enemies."""

@@ -61,6 +61,7 @@ class Weights:
         self.camp = 1.5  # a movable piece resting in a camp (cannot be attacked)
         self.dynamic = 1.0  # value officers by what they can still beat
         self.near = 1.0  # extra pull right next to the enemy flag / HQ
+        self.exposed_flag = 15.0  # Blind: the own flag lying face up
         self.gate = 10.0  # an own piece on a square next to the own flag (Gunjin: HQ)
         for k, v in kw.items():
             if not hasattr(self, k):
@@ -173,6 +174,8 @@ def junqi_tables(
         colour_bit = COLOUR_BIT if colour else 0
         for kind in range(1, 13):
             base = vals[kind]
+            if kind == pc.FLAG and variant == "blind":
+                base = -w.exposed_flag  # face up, anyone may walk onto it
             pos_row = positional.get((colour, kind))
             row = [base] * n if pos_row is None else [base + x for x in pos_row]
             if colour:

@@ -16,7 +16,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import (
@@ -51,20 +51,57 @@ class Level:
     worlds: int  # most worlds sampled per decision (Classic, Gunjin)
     min_worlds: int  # worlds searched even past the node budget
     depth: int  # plies of full-width search (the root move counts as one)
-    qdepth: int  # plies of captures after that
     nodes: int  # node budget per decision (deterministic)
     margin: float  # root values within this of the best are exact
-    temperature: float  # softmax noise on the averaged values (0: always the best)
-    blunder: float  # chance of choosing among the top few moves at random
-    time_cap: float  # wall-clock safety cap in seconds (page budget)
-    weights: dict
+    temperature: float = 0.0  # softmax noise on the averaged values (0: always the best)
+    blunder: float = 0.0  # chance of playing a near-best move instead of the best
+    blunder_window: float = 0.0  # how far below the best such a move may be
+    hang: float = 0.8  # how much a piece left where it can be taken at once counts
+    time_cap: float = 1.5  # wall-clock safety cap in seconds (the page budget)
+    weights: dict = field(default_factory=dict)
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
-    "easy": Level("easy", 3, 2, 1, 0, 1_500, 400.0, 3.0, 0.12, 0.1, {"guard": 0.3}),
-    "medium": Level("medium", 10, 3, 2, 0, 10_000, 60.0, 0.0, 0.0, 0.5, {}),
-    "hard": Level("hard", 12, 3, 3, 0, 450_000, 40.0, 0.0, 0.0, 1.5, {}),
+    # Easy looks one move ahead, often overlooks that a piece can be taken (hang 0.3),
+    # and now and then plays a slightly worse move.
+    "easy": Level(
+        "easy",
+        worlds=3,
+        min_worlds=2,
+        depth=1,
+        nodes=1_500,
+        margin=400.0,
+        temperature=2.0,
+        blunder=0.1,
+        blunder_window=15.0,
+        hang=0.3,
+        time_cap=0.1,
+        weights={"guard": 0.3},
+    ),
+    # Medium: its move and the best reply, in up to 10 sampled worlds.
+    "medium": Level(
+        "medium", worlds=10, min_worlds=3, depth=2, nodes=10_000, margin=60.0, time_cap=0.5
+    ),
+    # Hard: three plies (its move, the reply, its next move) in up to 12 worlds.
+    "hard": Level(
+        "hard", worlds=12, min_worlds=3, depth=3, nodes=450_000, margin=40.0, time_cap=1.5
+    ),
 }
+
+# Per variant changes to a level (Blind has no hidden identities to sample).
+VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
+    # Blind pieces are face up: even a random opponent takes what is left hanging
+    ("blind", "easy"): {"hang": 0.8},
+    ("classic", "hard"): {"nodes": 330_000},
+    ("gunjin", "hard"): {"worlds": 30, "nodes": 1_000_000},
+}
+
+
+def settings_for(variant: str, level: str) -> Level:
+    base = LEVEL_SETTINGS[level]
+    extra = VARIANT_SETTINGS.get((variant, level))
+    return replace(base, **extra) if extra else base
+
 
 _UNSET = object()
 
@@ -86,7 +123,7 @@ class CpuPlayer:
         self.variant = variant
         self.player = player
         self.seed = seed
-        self.settings = LEVEL_SETTINGS[self.level]
+        self.settings = settings_for(variant, self.level)
         self.time_cap = self.settings.time_cap if time_cap is _UNSET else time_cap
         self.clock = clock
         self.weights = Weights(**self.settings.weights)
@@ -212,20 +249,27 @@ class CpuPlayer:
         if self.variant == "blind":
             pool = BlindPool(view)
             pst, values, pool_value, pool_total = self._blind_tables(base, pool)
-            searcher = Searcher("blind", pst, level.qdepth, self.clock, deadline, values)
+            searcher = Searcher("blind", pst, self.clock, None, values, level.hang)
             score = score_of(base, pst) + pool_total
-            try:
-                result = searcher.blind_root_values(
-                    base, moves, level.depth, score, pool.outcomes(), pool_value, level.margin
-                )
-            except TimeUp:
-                info["timeout"] = True
-                result = self._static(base, moves, pst, score)
+            outcomes = pool.outcomes()
+            # iterative deepening: depth 1 always completes; deeper ones only in time
+            result = searcher.blind_root_values(
+                base, moves, 1, score, outcomes, pool_value, level.margin
+            )
+            searcher.deadline = deadline
+            for depth in range(2, level.depth + 1):
+                try:
+                    result = searcher.blind_root_values(
+                        base, moves, depth, score, outcomes, pool_value, level.margin
+                    )
+                except TimeUp:
+                    info["timeout"] = True
+                    break
             info["nodes"] = searcher.nodes
             return result
         belief = self._belief(view)
         totals = [0.0] * len(moves)
-        searcher = Searcher(self.variant, [], level.qdepth, self.clock, deadline)
+        searcher = Searcher(self.variant, [], self.clock, deadline, hang=level.hang)
         order = list(range(len(moves)))
         worlds = 0
         for w in range(level.worlds):
@@ -241,8 +285,14 @@ class CpuPlayer:
                 )
             except TimeUp:
                 info["timeout"] = True
-                if worlds == 0:
-                    totals = self._static(world, moves, pst, score)
+                if worlds == 0:  # out of time in the first world: a one-ply answer
+                    searcher.deadline = None
+                    vals = searcher.root_values(
+                        world, [moves[i] for i in order], 1, score, level.margin
+                    )
+                    totals = [0.0] * len(moves)
+                    for i, v in zip(order, vals, strict=True):
+                        totals[i] = v
                     worlds = 1
                 break
             for i, v in zip(order, vals, strict=True):
@@ -253,25 +303,14 @@ class CpuPlayer:
         info["nodes"] = searcher.nodes
         return [t / worlds for t in totals]
 
-    @staticmethod
-    def _static(pos: Position, moves: list[int], pst, score: float) -> list[float]:
-        sign = 1.0 if (pos.turn ^ max(pos.swap, 0)) & 1 == 0 else -1.0
-        out = []
-        for m in moves:
-            if m >> 6 == m & 63:
-                out.append(sign * score)
-            else:
-                out.append(sign * (score + Searcher.delta(None, pos, pst, m)))  # type: ignore[arg-type]
-        return out
-
     def _pick(self, values: list[float], rng: random.Random) -> int:
         level = self.settings
         best = max(range(len(values)), key=lambda i: (values[i], -i))
         if level.blunder and rng.random() < level.blunder:
-            top = sorted(range(len(values)), key=lambda i: (-values[i], i))[:4]
-            # never throw away a won game or walk into a lost one
-            top = [i for i in top if values[i] > values[best] - 200.0]
-            return rng.choice(top)
+            near = [
+                i for i in range(len(values)) if values[i] >= values[best] - level.blunder_window
+            ]
+            return rng.choice(near)
         if level.temperature > 0:
             t = level.temperature
             m = values[best]

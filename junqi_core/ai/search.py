@@ -51,22 +51,32 @@ def _junqi_lines(variant: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
 JUNQI_LINES = {v: _junqi_lines(v) for v in ("classic", "blind")}
 
 
+def _press_zone(variant: str) -> tuple[frozenset[int], ...]:
+    """Per square, the squares from which a piece could attack it in one move."""
+    if variant == "gunjin":
+        return tuple(frozenset(n) for n in POSITION_CLASSES[variant].spec.neighbours)
+    return tuple(frozenset(t for line in lines for t in line) for lines in JUNQI_LINES[variant])
+
+
+PRESS_ZONE = {v: _press_zone(v) for v in ("classic", "blind", "gunjin")}
+
+
 class Searcher:
     def __init__(
         self,
         variant: str,
         pst: list[list[float]],
-        qdepth: int = 0,
         clock: Callable[[], float] | None = None,
         deadline: float | None = None,
         values: tuple[float, ...] = (),
+        hang: float = HANG,
     ) -> None:
         cls = POSITION_CLASSES[variant]
         self.variant = variant
         self.blind = variant == "blind"
         self.gunjin = variant == "gunjin"
         self.pst = pst
-        self.qdepth = qdepth
+        self.hang = hang
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
@@ -279,7 +289,8 @@ class Searcher:
         sign: float,
         can_flip: bool,
     ) -> float:
-        """The last full-width ply, scored move by move without generating replies."""
+        """The last full-width ply: every move scored from its table delta, then the best
+        few (in order) checked for what the opponent could do at once."""
         board = pos.board
         pst = self.pst
         self.nodes += len(moves)
@@ -292,7 +303,16 @@ class Searcher:
             best = sign * score
             if self.flag_threat(pos, board, colour):
                 best -= THREAT
-        enemy_hq = self.hq[colour ^ 1] if gunjin else -1
+        if gunjin:
+            enemy_hq = self.hq[colour ^ 1]
+            zone = PRESS_ZONE["gunjin"][enemy_hq]
+        else:
+            enemy_hq = -1
+            target = self.flags[colour ^ 1]
+            zone = PRESS_ZONE[self.variant][target] if target is not None else ()
+        occupiers = pc.GUNJIN_OCCUPIERS
+        cands = []
+        append = cands.append
         for m in moves:
             frm = m >> 6
             to = m & 63
@@ -300,36 +320,43 @@ class Searcher:
             q = board[to]
             if q:
                 r = pos.combat_result(frm, to)
-                if not gunjin and q & 31 == flag_kind and r != DEFENDER_WINS:
-                    return win
                 if r == ATTACKER_WINS:
-                    d = pst[p][to] - pst[p][frm] - pst[q][to]
-                    if to == enemy_hq and p & 31 in pc.GUNJIN_OCCUPIERS:
+                    if to == enemy_hq and p & 31 in occupiers:
                         return win
+                    d = pst[p][to] - pst[p][frm] - pst[q][to]
                 elif r == BOTH_REMOVED:
                     d = -pst[p][frm] - pst[q][to]
                 else:
                     d = -pst[p][frm]
-            else:
-                r = ATTACKER_WINS
-                if to == enemy_hq and p & 31 in pc.GUNJIN_OCCUPIERS:
+                if not gunjin and q & 31 == flag_kind and r != DEFENDER_WINS:
                     return win
+            else:
+                if to == enemy_hq and p & 31 in occupiers:
+                    return win
+                r = ATTACKER_WINS
                 d = pst[p][to] - pst[p][frm]
             v = sign * (score + d)
-            if v <= best:  # penalties only lower it
-                continue
-            # play it on the board in place (no push), look at the replies' chances
+            # an upper bound: only a threat on the enemy flag can add to it
+            append((v + PRESS if r == ATTACKER_WINS and to in zone else v, v, m, r))
+        cands.sort(reverse=True)
+        for upper, v, m, r in cands:
+            if upper <= best:
+                break
+            frm = m >> 6
+            to = m & 63
+            p = board[frm]
+            saved = board[to]
+            # play it on the board in place (no push) and look at the replies' chances
             board[frm] = 0
-            saved = q
             if r == ATTACKER_WINS:
                 board[to] = p
+                exposed = self.exposure(pos, board, to, p)
+                if exposed:
+                    v -= self.hang * exposed
+                elif upper > v and self.flag_threat(pos, board, colour ^ 1):
+                    v += PRESS  # a threat on the enemy flag they cannot take away
             elif r == BOTH_REMOVED:
                 board[to] = 0
-            if r == ATTACKER_WINS:
-                exposed = self.exposure(pos, board, to, p)
-                v -= HANG * exposed
-                if not exposed and self.flag_threat(pos, board, colour ^ 1):
-                    v += PRESS  # a threat on the enemy flag they cannot simply take away
             if self.flag_threat(pos, board, colour):
                 v -= THREAT
             board[frm] = p
@@ -371,6 +398,19 @@ class Searcher:
                 best = v
         return values
 
+    def _after_flip(self, pos: Position, square: int, p: int, score: float) -> float:
+        """A flip's outcome scored for the side that flipped, the opponent now to move:
+        the static score, less the piece if it is the flipper's and can be taken at once,
+        less a near-loss if the flipper's flag can now be captured."""
+        board = pos.board
+        colour = (pos.turn ^ 1 ^ pos.swap) & 1
+        v = (1.0 if colour == 0 else -1.0) * score
+        if (p >> 5) & 1 == colour:
+            v -= self.hang * self.exposure(pos, board, square, p)
+        if self.flag_threat(pos, board, colour):
+            v -= THREAT
+        return v
+
     @staticmethod
     def _sign(pos: Position) -> float:
         return 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
@@ -394,7 +434,9 @@ class Searcher:
         root_flags = list(self.flags)
         for m in moves:
             frm = m >> 6
-            if frm != m & 63:
+            if frm != m & 63 and depth <= 1:
+                v = self.leaf(pos, [m], -INF, INF, score, 0, self._sign(pos), False)
+            elif frm != m & 63:
                 sign = self._sign(pos)
                 d = sign * self.delta(pos, pst, m)
                 pos.push(m)
@@ -402,8 +444,6 @@ class Searcher:
                 try:
                     if pos.decided is not None:
                         v = -self.terminal(pos, 1)
-                    elif depth <= 1:
-                        v = sign * (score + sign * d)
                     else:
                         v = -self.negamax(
                             pos, depth - 1, -INF, -(best - margin), score + sign * d, 1
@@ -424,7 +464,7 @@ class Searcher:
                         if pos.decided is not None:
                             w = -self.terminal(pos, 1)
                         elif depth <= 1:
-                            w = -self._sign(pos) * (score + delta)
+                            w = self._after_flip(pos, frm, p, score + delta)
                         else:
                             w = -self.negamax(pos, depth - 1, -INF, INF, score + delta, 1)
                         v += prob * w
