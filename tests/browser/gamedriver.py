@@ -294,7 +294,9 @@ def axe_scan(page, base_url: str, context: str = "body") -> list[dict]:
     axe is served to the page from a same-origin test URL, so the page's CSP stays on."""
     url = base_url.rstrip("/") + "/__test__/axe.min.js"
     if not page.evaluate("() => Boolean(window.axe)"):
-        page.route(
+        # On the context, not the page: once the service worker controls the page, its
+        # fetches are seen only by context routes.
+        page.context.route(
             "**/__test__/axe.min.js",
             lambda route: route.fulfill(path=str(AXE), content_type="text/javascript"),
         )

@@ -4,7 +4,7 @@ the CPU to the end. Screenshots of each board go to test-artifacts/game-<variant
 from __future__ import annotations
 
 import pytest
-from gamedriver import GameDriver, no_page_errors  # noqa: F401
+from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
 
 VARIANTS = ["classic", "blind", "gunjin"]
 SIDES = {
@@ -107,6 +107,8 @@ def test_game_vs_cpu_to_the_end(site, server, variant):
     assert page.is_visible("#btn-rematch")
     assert page.is_disabled("#btn-resign")
     d.screenshot(f"game-{variant}-end")
+    page.click("#grid-panel-summary")
+    assert axe_scan(page, server.url) == []
     # Rematch: sides switched, the CPU now plays first.
     page.click("#btn-rematch")
     d.wait("setup", "play")
