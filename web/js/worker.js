@@ -232,5 +232,9 @@ self.onmessage = async (event) => {
 };
 
 self.addEventListener("unhandledrejection", (event) => {
-  fail(`Loading failed: ${event.reason?.message || event.reason}`);
+  // While loading, a stray rejection means the load is broken; once ready, calls report
+  // their own errors, so only log it.
+  const reason = event.reason?.message || event.reason;
+  if (stage === "ready") console.error("worker: unhandled rejection:", reason);
+  else fail(`Loading failed: ${reason}`);
 });
