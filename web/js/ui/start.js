@@ -30,7 +30,6 @@ export function renderStart(app) {
   if (!variants.includes(variant)) variant = variants[0];
   const levels = app.info.levels || [];
   const offered = offeredLevels(levels);
-  const lastLevel = prefs.get("level");
 
   const cards = variants.map((id) => {
     const input = h("input", { type: "radio", name: "variant", value: id, id: `variant-${id}`,
@@ -46,16 +45,18 @@ export function renderStart(app) {
   });
   let section = null;
   const chosen = () => section?.querySelector('input[name="variant"]:checked')?.value || variant;
-  const go = (options) => {
+  const go = (options, key) => {
     prefs.set("variant", chosen());
-    prefs.set("mode", options.mode);
+    prefs.set("start", key);
     if (options.level) prefs.set("level", options.level);
     app.startGame({ variant: chosen(), ...options });
   };
+  const last = prefs.get("start");
+  const mark = (key) => (key === last ? "last-choice" : null);
   const levelButtons = offered.map((level) => h("button", {
-    type: "button", class: level === lastLevel ? "level last-choice" : "level",
+    type: "button", class: ["level", mark(`cpu:${level}`)].filter(Boolean).join(" "),
     "data-start": "cpu", "data-level": level,
-    on: { click: () => go({ mode: "cpu", level, human: 0 }) },
+    on: { click: () => go({ mode: "cpu", level, human: 0 }, `cpu:${level}`) },
   }, levelName(level)));
   const second = secondLevel(levels);
   const clock = h("input", { type: "checkbox", id: "clock-option", checked: prefs.get("clock", false) });
@@ -72,15 +73,15 @@ export function renderStart(app) {
         h("p", { class: "hint" }, t("start.cpu.hint")),
         h("div", { class: "row" }, ...levelButtons),
         second ? h("div", { class: "row" }, h("button", {
-          type: "button", "data-start": "cpu-second", "data-level": second,
-          on: { click: () => go({ mode: "cpu", level: second, human: 1 }) },
+          type: "button", "data-start": "cpu-second", "data-level": second, class: mark("second"),
+          on: { click: () => go({ mode: "cpu", level: second, human: 1 }, "second") },
         }, t("start.second", { level: levelName(second) }))) : null),
       h("section", { class: "mode", "aria-labelledby": "mode-hotseat" },
         h("h3", { id: "mode-hotseat" }, t("start.hotseat")),
         h("p", { class: "hint" }, t("start.hotseat.hint")),
         h("div", { class: "row" },
-          h("button", { type: "button", "data-start": "hotseat",
-            on: { click: () => go({ mode: "hotseat", human: 0, clock: clock.checked }) } },
+          h("button", { type: "button", "data-start": "hotseat", class: mark("hotseat"),
+            on: { click: () => go({ mode: "hotseat", human: 0, clock: clock.checked }, "hotseat") } },
           t("start.hotseat.go"))),
         h("div", { class: "row option" }, clock, h("label", { for: "clock-option" }, t("start.clock"))))),
   );
