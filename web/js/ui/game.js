@@ -225,6 +225,7 @@ export class GameScreen {
     }
     if (v.turn === this.cpuSeat) return this.runCpu();
     this.ui = "play";
+    if (!this.message && this.variant === "blind") this.message = t("play.blind_hint");
     this.render();
   }
 
@@ -514,7 +515,8 @@ export class GameScreen {
     while (i > 0 && history[i - 1].player !== this.viewer) i--;
     const ctx = this.ctx();
     const texts = history.slice(i).map((ev) => eventText(ev, ctx)).filter(Boolean);
-    return texts.length ? texts.join(" ") : t("play.first_move");
+    if (texts.length) return texts.join(" ");
+    return t(this.variant === "blind" ? "play.blind_hint" : "play.first_move");
   }
 
   async changeTurn() {
