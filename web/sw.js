@@ -4,6 +4,7 @@
 // pyodide/<version>/ never change content, so they are served cache-first and copied
 // from an older build's cache instead of being downloaded again; the page itself
 // ("./") is network-first so a new deploy shows up as soon as the network is there.
+// Requests for other URLs are not intercepted at all.
 
 const VERSION = "%%VERSION%%";
 const PREFIX = "junqi-";
@@ -12,6 +13,7 @@ const PRECACHE = %%PRECACHE%%;
 
 const scoped = (rel) => new URL(rel, self.registration.scope).href;
 const PAGE = scoped("./");
+const PRECACHED = new Set(PRECACHE.map(scoped));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -58,6 +60,9 @@ self.addEventListener("fetch", (event) => {
     );
     return;
   }
+  // Only this build's files; anything else (build.json, tools, tests) goes to the network
+  // untouched.
+  if (!PRECACHED.has(request.url)) return;
   event.respondWith(
     (async () => (await caches.match(request.url)) || fetch(request))(),
   );
