@@ -95,10 +95,12 @@ class Visit:
         marks = page.evaluate("""() => {
             const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
             return {ready: at('junqi-ready'), engine: at('junqi-engine'),
-                    origin: performance.timeOrigin};
+                    origin: performance.timeOrigin,
+                    worker: window.junqi?.engine?.timings ?? null};
         }""")
         self.ms = marks["ready"]
         self.engine_ms = marks["engine"]
+        self.worker = marks["worker"]  # ours: worker milestones, ms since worker start
         self.ready_at = (marks["origin"] + marks["ready"]) / 1000  # epoch seconds
 
 
@@ -211,6 +213,15 @@ def main() -> int:
         print(
             f"{'  ours: engine answered':26}{engine:>8.0f}{'':>8}{engine / b:>7.2f}   "
             "(then the game UI mounts)"
+        )
+        steps = {
+            name: statistics.median(v.worker[name] for v in ours[key])
+            for name in ("wheel_fetched", "python_and_wheel", "engine_import")
+        }
+        print(
+            f"    in the worker: Python up (wheel requested) {steps['wheel_fetched']:.0f}, "
+            f"wheel installed {steps['python_and_wheel']:.0f}, engine imported "
+            f"{steps['engine_import']:.0f} ms after the worker started"
         )
     print("bytes sent by the server: total = Pyodide runtime + everything else")
     for label, (p, o) in (

@@ -32,6 +32,7 @@ export class Engine {
   constructor(worker) {
     this.worker = worker;
     this.info = null; // the bridge's "version" response
+    this.timings = null;
     this.pending = new Map(); // id -> {resolve, reject}
     this.nextId = 1;
     this.dead = null; // an EngineCrashed once the worker is gone
@@ -87,6 +88,7 @@ export class Engine {
           onProgress({ stage, fraction: msg.fraction, detail: msg.detail });
         } else if (msg.type === "ready") {
           engine.info = msg.info;
+          engine.timings = msg.timings; // worker-side milestones (ms since worker start)
           onProgress({ stage: "ready", fraction: 0.95, detail: "Opening the game" });
           finish(null);
         } else if (msg.type === "fail") {

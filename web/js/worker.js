@@ -7,7 +7,7 @@
 //                   {type: "load", id, packages, imports}  load packages named in the app
 //                                                 lock, then import `imports` to verify
 //   worker -> page  {type: "progress", stage, fraction, detail}   fraction in 0..1
-//                   {type: "ready", info}         info: the bridge's "version" response
+//                   {type: "ready", info, timings}   info: the bridge's "version" response
 //                   {type: "fail", stage, message, detail}
 //                   {type: "response", id, response}   response: JSON string
 //                   {type: "loaded", id, ok, message}
@@ -40,6 +40,7 @@ function fail(message, detail = "") {
 // and boots (no signal inside, so the bar waits at 0.6 with a message); Pyodide fetches
 // the wheel only once the interpreter is up, which starts the "engine" stage (0.75);
 // the wheel downloaded 0.85; installed and imported 0.9; the page's UI takes the rest.
+const timings = {}; // milestones in ms since the worker started, for bench/page.py
 let runtimeLoaded = 0;
 let runtimeTotal = 1;
 let fraction = 0;
@@ -107,6 +108,7 @@ self.fetch = async (input, init) => {
     return response;
   }
   if (name.endsWith(".whl")) {
+    timings.wheel_fetched ??= performance.now();
     stage = "engine";
     report(`Downloading ${name}`, true, 0.75);
   }
@@ -164,6 +166,7 @@ async function boot(config) {
   stage = "runtime";
   report("Loading Python", true);
   const { loadPyodide } = await import(config.pyodideURL);
+  timings.pyodide_module = performance.now();
   if (failed) return;
   pyodide = await loadPyodide({
     lockFileURL: config.lockURL, // must be absolute (see TOOLCHAIN.md)
@@ -176,6 +179,7 @@ async function boot(config) {
     },
   });
   if (failed) return;
+  timings.python_and_wheel = performance.now();
   // loadPyodide({packages}) does not throw when a package fails: verify by importing.
   stage = "engine";
   report("Starting the game engine", true, 0.9);
@@ -185,13 +189,14 @@ async function boot(config) {
     fail("The game engine package did not load.", String(err.message || err));
     return;
   }
+  timings.engine_import = performance.now();
   const info = JSON.parse(handle(JSON.stringify({ op: "version" })));
   if (!info.ok) {
     fail("The game engine did not answer its version request.", JSON.stringify(info));
     return;
   }
   stage = "ready";
-  post({ type: "ready", info });
+  post({ type: "ready", info, timings });
 }
 
 function errorResponse(code, message) {
