@@ -48,6 +48,14 @@ GUNJIN_ATTRACT = {
 
 
 NEAR = {1: 8.0, 2: 3.0}  # extra pull at one and two steps from the target
+RACE = {
+    1: 30.0,
+    2: 16.0,
+    3: 8.0,
+    4: 4.0,
+    5: 2.0,
+    6: 1.0,
+}  # Gunjin: an occupier closing in on the HQ
 
 
 class Weights:
@@ -62,6 +70,7 @@ class Weights:
         self.dynamic = 1.0  # value officers by what they can still beat
         self.near = 1.0  # extra pull right next to the enemy flag / HQ
         self.exposed_flag = 15.0  # Blind: the own flag lying face up
+        self.race = 1.0  # Gunjin: how much an occupier's distance to the HQ counts
         self.gate = 10.0  # an own piece on a square next to the own flag (Gunjin: HQ)
         for k, v in kw.items():
             if not hasattr(self, k):
@@ -70,6 +79,18 @@ class Weights:
 
     def key(self) -> tuple:
         return tuple(sorted(vars(self).items()))
+
+    def pressed(self, urgency: float) -> Weights:
+        """Weights for a side that is ahead while the quiet-move draw draws near:
+        attack more, guard less (urgency 0..1)."""
+        out = Weights(**vars(self))
+        out.attract *= 1.0 + 2.0 * urgency
+        out.race *= 1.0 + 2.0 * urgency
+        out.near *= 1.0 + urgency
+        out.enemy_half *= 1.0 + 2.0 * urgency
+        out.gate *= 1.0 - 0.6 * urgency
+        out.guard *= 1.0 - 0.6 * urgency
+        return out
 
 
 def _junqi_dynamic_values(
@@ -98,11 +119,15 @@ def _junqi_dynamic_values(
 _POSITIONAL: dict[tuple, dict[tuple[int, int], list[float]]] = {}
 
 
+def _pair(w: Weights | tuple[Weights, Weights]) -> tuple[Weights, Weights]:
+    return w if isinstance(w, tuple) else (w, w)
+
+
 def _junqi_positional(
-    variant: str, flags: tuple[int | None, int | None], w: Weights
+    variant: str, flags: tuple[int | None, int | None], ws: tuple[Weights, Weights]
 ) -> dict[tuple[int, int], list[float]]:
     """(colour, kind) -> positional bonus per square, unsigned (no material)."""
-    key = (variant, flags, w.key())
+    key = (variant, flags, ws[0].key(), ws[1].key())
     cached = _POSITIONAL.get(key)
     if cached is not None:
         return cached
@@ -119,6 +144,7 @@ def _junqi_positional(
         for f in flags
     ]
     for colour in (0, 1):
+        w = ws[colour]
         target = flags[1 - colour]
         own_flag = flags[colour]
         half = [variant == "classic" and relative_rank(variant, colour, s) >= 7 for s in range(n)]
@@ -160,13 +186,14 @@ def junqi_tables(
     variant: str,
     flags: tuple[int | None, int | None],
     kinds_left: tuple[list[int], list[int]],
-    w: Weights,
+    w: Weights | tuple[Weights, Weights],
 ) -> tuple[list[list[float]], tuple[float, ...]]:
     """PSTs for Classic or Blind; flags[c] = square of colour c's flag (None: unknown).
-    Also returns the material value of each piece int."""
+    `w` may give each colour its own weights.  Also returns each piece int's material."""
     n = BOARDS[variant].size
-    values = _junqi_dynamic_values(variant, kinds_left, w)
-    positional = _junqi_positional(variant, flags, w)
+    ws = _pair(w)
+    values = _junqi_dynamic_values(variant, kinds_left, ws[0])
+    positional = _junqi_positional(variant, flags, ws)
     zero = [0.0] * n
     pst = [zero] * N_PIECES
     for colour in (0, 1):
@@ -175,7 +202,7 @@ def junqi_tables(
         for kind in range(1, 13):
             base = vals[kind]
             if kind == pc.FLAG and variant == "blind":
-                base = -w.exposed_flag  # face up, anyone may walk onto it
+                base = -ws[colour].exposed_flag  # face up, anyone may walk onto it
             pos_row = positional.get((colour, kind))
             row = [base] * n if pos_row is None else [base + x for x in pos_row]
             if colour:
@@ -192,8 +219,8 @@ def _material(values: tuple[dict[int, float], dict[int, float]]) -> tuple[float,
     return tuple(out)
 
 
-def _gunjin_positional(w: Weights) -> dict[tuple[int, int], list[float]]:
-    key = ("gunjin", w.key())
+def _gunjin_positional(ws: tuple[Weights, Weights]) -> dict[tuple[int, int], list[float]]:
+    key = ("gunjin", ws[0].key(), ws[1].key())
     cached = _POSITIONAL.get(key)
     if cached is not None:
         return cached
@@ -203,6 +230,7 @@ def _gunjin_positional(w: Weights) -> dict[tuple[int, int], list[float]]:
     hqs = (board.hqs[0][0], board.hqs[1][0])
     out: dict[tuple[int, int], list[float]] = {}
     for colour in (0, 1):
+        w = ws[colour]
         target = hqs[1 - colour]
         home = hqs[colour]
         gates = set(board.neighbours[home]) | {home}
@@ -219,6 +247,7 @@ def _gunjin_positional(w: Weights) -> dict[tuple[int, int], list[float]]:
                 v += attract * max(0, 8 - steps[s][target])
                 if kind in pc.GUNJIN_OCCUPIERS:
                     v += w.near * 1.5 * NEAR.get(steps[s][target], 0.0)
+                    v += w.race * RACE.get(steps[s][target], 0.0)
                 d = steps[s][home]
                 if d <= 2 and kind != pc.SPY:
                     v += w.guard * (3 - d)
@@ -248,11 +277,12 @@ def gunjin_values(
 
 
 def gunjin_tables(
-    kinds_left: tuple[list[int], list[int]], w: Weights
+    kinds_left: tuple[list[int], list[int]], w: Weights | tuple[Weights, Weights]
 ) -> tuple[list[list[float]], tuple[float, ...]]:
     n = BOARDS["gunjin"].size
-    values = gunjin_values(kinds_left, w)
-    positional = _gunjin_positional(w)
+    ws = _pair(w)
+    values = gunjin_values(kinds_left, ws[0])
+    positional = _gunjin_positional(ws)
     zero = [0.0] * n
     pst = [zero] * N_PIECES
     for colour in (0, 1):

@@ -37,8 +37,8 @@ from junqi_core.ai.evaluate import (
     score_of,
     value_key,
 )
-from junqi_core.ai.search import Searcher, TimeUp
-from junqi_core.ai.tables import KIND_IDS
+from junqi_core.ai.search import NodeLimit, Searcher, TimeUp
+from junqi_core.ai.tables import KIND_IDS, VALUES
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
 from junqi_core.rules import Position
@@ -58,7 +58,8 @@ class Level:
     blunder_window: float = 0.0  # how far below the best such a move may be
     hang: float = 0.8  # how much a piece left where it can be taken at once counts
     time_cap: float = 1.5  # wall-clock safety cap in seconds (the page budget)
-    weights: dict = field(default_factory=dict)
+    weights: dict = field(default_factory=dict)  # evaluation weights for its own pieces
+    enemy_weights: dict | None = None  # ... and for the opponent's (None: the same)
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
@@ -76,7 +77,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
         blunder_window=15.0,
         hang=0.3,
         time_cap=0.1,
-        weights={"guard": 0.3},
+        weights={"guard": 0.3, "race": 0.0},
     ),
     # Medium: its move and the best reply, in up to 10 sampled worlds.
     "medium": Level(
@@ -93,7 +94,16 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # Blind pieces are face up: even a random opponent takes what is left hanging
     ("blind", "easy"): {"hang": 0.8},
     ("classic", "hard"): {"nodes": 330_000},
-    ("gunjin", "hard"): {"worlds": 30, "nodes": 1_000_000},
+    ("gunjin", "hard"): {"depth": 4, "worlds": 8, "min_worlds": 3, "nodes": 160_000},
+    ("blind", "hard"): {"depth": 4, "nodes": 90_000},
+    # Gunjin's Easy rushes less (a headlong race is what one-move lookahead does best),
+    # but still sees the opponent's attackers closing in on its headquarters
+    ("gunjin", "easy"): {
+        "blunder": 0.15,
+        "blunder_window": 20.0,
+        "weights": {"guard": 0.3, "race": 0.0, "attract": 0.6, "near": 0.5},
+        "enemy_weights": {"guard": 0.3},
+    },
 }
 
 
@@ -104,6 +114,7 @@ def settings_for(variant: str, level: str) -> Level:
 
 
 _UNSET = object()
+LEAD = 12.0  # material lead (points) from which a player presses for a win
 
 
 class CpuPlayer:
@@ -127,6 +138,9 @@ class CpuPlayer:
         self.time_cap = self.settings.time_cap if time_cap is _UNSET else time_cap
         self.clock = clock
         self.weights = Weights(**self.settings.weights)
+        enemy = self.settings.enemy_weights
+        self.enemy_weights = self.weights if enemy is None else Weights(**enemy)
+        self._ws: tuple[Weights, Weights] = (self.weights, self.enemy_weights)
         self._tracker: Tracker | None = None
         self._pst_cache: dict = {}
         self.last_info: dict = {}
@@ -181,6 +195,42 @@ class CpuPlayer:
             total += score_of(world, self._tables(world)[0])
         return sign * total / worlds
 
+    def _pressing(
+        self, view: dict, base: Position, belief: Belief | None
+    ) -> tuple[Weights, Weights]:
+        """Per-colour weights: a side clearly ahead attacks harder as the quiet-move draw
+        comes nearer (it would throw the lead away)."""
+        colour = self._colour(base)
+        own, enemy = self.weights, self.enemy_weights
+        plain = (own, enemy) if colour == 0 else (enemy, own)
+        quiet, limit = view["quiet"], view["quiet_limit"]
+        urgency = min(1.0, max(0.0, (quiet - 0.16 * limit) / (0.5 * limit)))
+        urgency = round(urgency * 4) / 4  # a few steps, so tables can be cached
+        if urgency <= 0 or base.swap < 0:
+            return plain
+        values = VALUES[self.variant]
+        mine = theirs = 0.0
+        for p in base.board:
+            if p and not p & FACE_DOWN:
+                if (p >> 5) & 1 == colour:
+                    mine += values[p & KIND_MASK]
+                elif self.variant == "blind":
+                    theirs += values[p & KIND_MASK]
+        if self.variant == "blind":
+            for (k, c), n in BlindPool(view).pool.items():
+                if c == colour:
+                    mine += values[k] * n
+                else:
+                    theirs += values[k] * n
+        elif belief is not None:
+            marginals = belief.marginals()
+            for e in belief.tracker.alive_enemies():
+                theirs += sum(pr * values[k] for k, pr in marginals[e].items())
+        if mine - theirs < LEAD:
+            return plain
+        pressed = own.pressed(urgency)
+        return (pressed, enemy) if colour == 0 else (enemy, pressed)
+
     def _colour(self, pos: Position) -> int:
         return self.player ^ pos.swap if pos.swap >= 0 else self.player
 
@@ -204,18 +254,19 @@ class CpuPlayer:
     def _tables(self, world: Position):
         """(pst, material values) for a world, cached by what they depend on."""
         left = kinds_left(world)
+        ws = (self._ws[0].key(), self._ws[1].key())
         if self.variant == "gunjin":
-            key = value_key("gunjin", left)
+            key = (value_key("gunjin", left), ws)
         else:
-            key = (flag_squares(world), value_key(self.variant, left))
+            key = (flag_squares(world), value_key(self.variant, left), ws)
         tables = self._pst_cache.get(key)
         if tables is None:
             if len(self._pst_cache) > 64:
                 self._pst_cache.clear()
             if self.variant == "gunjin":
-                tables = gunjin_tables(left, self.weights)
+                tables = gunjin_tables(left, self._ws)
             else:
-                tables = junqi_tables(self.variant, flag_squares(world), left, self.weights)
+                tables = junqi_tables(self.variant, flag_squares(world), left, self._ws)
             self._pst_cache[key] = tables
         return tables
 
@@ -223,12 +274,13 @@ class CpuPlayer:
         left = kinds_left(pos)
         for (k, c), n in pool.pool.items():
             left[c].extend([k] * n)
-        key = ("blind", flag_squares(pos), value_key("blind", left))
+        ws = (self._ws[0].key(), self._ws[1].key())
+        key = ("blind", flag_squares(pos), value_key("blind", left), ws)
         tables = self._pst_cache.get(key)
         if tables is None:
             if len(self._pst_cache) > 64:
                 self._pst_cache.clear()
-            tables = junqi_tables("blind", flag_squares(pos), left, self.weights)
+            tables = junqi_tables("blind", flag_squares(pos), left, self._ws)
             self._pst_cache[key] = tables
         pst, values = tables
         pool_value = {}
@@ -246,6 +298,8 @@ class CpuPlayer:
         base = own_position(view)
         info = {"worlds": 0, "nodes": 0, "timeout": False}
         self.last_info = info
+        belief = None if self.variant == "blind" else self._belief(view)
+        self._ws = self._pressing(view, base, belief)
         if self.variant == "blind":
             pool = BlindPool(view)
             pst, values, pool_value, pool_total = self._blind_tables(base, pool)
@@ -257,17 +311,21 @@ class CpuPlayer:
                 base, moves, 1, score, outcomes, pool_value, level.margin
             )
             searcher.deadline = deadline
+            searcher.node_limit = level.nodes
             for depth in range(2, level.depth + 1):
                 try:
                     result = searcher.blind_root_values(
                         base, moves, depth, score, outcomes, pool_value, level.margin
                     )
+                except NodeLimit:
+                    break  # the deepest search that fitted the budget stands
                 except TimeUp:
                     info["timeout"] = True
                     break
+                info["depth"] = depth
             info["nodes"] = searcher.nodes
             return result
-        belief = self._belief(view)
+        assert belief is not None
         totals = [0.0] * len(moves)
         searcher = Searcher(self.variant, [], self.clock, deadline, hang=level.hang)
         order = list(range(len(moves)))
@@ -279,10 +337,14 @@ class CpuPlayer:
             pst, values = self._tables(world)
             searcher.set_world(pst, values, world)
             score = score_of(world, pst)
+            # past the minimum, a world that would overrun the budget is left out
+            searcher.node_limit = level.nodes if w >= level.min_worlds else 1 << 62
             try:
                 vals = searcher.root_values(
                     world, [moves[i] for i in order], level.depth, score, level.margin
                 )
+            except NodeLimit:
+                break
             except TimeUp:
                 info["timeout"] = True
                 if worlds == 0:  # out of time in the first world: a one-ply answer
@@ -333,6 +395,3 @@ class MediumPlayer(CpuPlayer):
 
 class HardPlayer(CpuPlayer):
     level = "hard"
-
-
-_ = (FACE_DOWN, KIND_MASK)

@@ -28,11 +28,17 @@ INF = 1e9
 CHECK_EVERY = 255  # nodes between wall-clock checks
 THREAT = 0.5 * WIN  # a move that leaves the opponent an immediate win
 HANG = 0.8  # share of a piece's value lost when it can be taken at once
-PRESS = 0.1 * WIN  # an attacker next to the enemy flag that nothing can take
+PRESS = 0.05 * WIN  # a threat on the enemy flag that they can parry
+UNSTOPPABLE = 0.4 * WIN  # one that they cannot
+FADE = 0.8  # share of the lead gone when the quiet-move counter reaches its limit
 
 
 class TimeUp(Exception):
     """The wall-clock safety cap ran out (only when a cap is set)."""
+
+
+class NodeLimit(TimeUp):
+    """The node budget ran out (deterministic, unlike the wall clock)."""
 
 
 def _junqi_lines(variant: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -77,6 +83,7 @@ class Searcher:
         self.gunjin = variant == "gunjin"
         self.pst = pst
         self.hang = hang
+        self.node_limit = 1 << 62
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
@@ -111,6 +118,8 @@ class Searcher:
 
     def _tick(self) -> None:
         self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise NodeLimit
         if (
             self.deadline is not None
             and not self.nodes & CHECK_EVERY
@@ -197,6 +206,28 @@ class Searcher:
             if gain > best:
                 best = gain
         return best
+
+    def can_parry(self, board: list[int], s: int, p: int, colour: int) -> bool:
+        """Whether `colour` can answer a threat by piece p on square s: take it (or trade
+        with it), or in Gunjin put a piece it cannot beat into the empty headquarters."""
+        combat = self.combat
+        kind = p & 31
+        for a in self.attackers(board, s, colour << 5):
+            if combat[a & 31][kind] != DEFENDER_WINS:
+                return True
+        if self.gunjin:
+            hq = self.hq[colour]
+            if not board[hq]:
+                for t in self.neighbours[hq]:
+                    q = board[t]
+                    if (
+                        q
+                        and (q >> 5) & 1 == colour
+                        and q & 31 < pc.MINE
+                        and combat[kind][q & 31] != ATTACKER_WINS
+                    ):
+                        return True
+        return False
 
     def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
         """Whether the opponent of `colour` can win at once (flag capture / occupation)."""
@@ -311,6 +342,9 @@ class Searcher:
             target = self.flags[colour ^ 1]
             zone = PRESS_ZONE[self.variant][target] if target is not None else ()
         occupiers = pc.GUNJIN_OCCUPIERS
+        # After a move without combat the quiet-move draw comes one ply nearer: fade the
+        # lead towards a draw (0) as it does, so that a side ahead seeks combat.
+        fade = 1.0 - FADE * ((pos.quiet + 1) / pos.quiet_limit) ** 2
         cands = []
         append = cands.append
         for m in moves:
@@ -335,9 +369,12 @@ class Searcher:
                     return win
                 r = ATTACKER_WINS
                 d = pst[p][to] - pst[p][frm]
+                v = sign * (score + d) * fade
+                append((v + UNSTOPPABLE if to in zone else v, v, m, r))
+                continue
             v = sign * (score + d)
             # an upper bound: only a threat on the enemy flag can add to it
-            append((v + PRESS if r == ATTACKER_WINS and to in zone else v, v, m, r))
+            append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
         cands.sort(reverse=True)
         for upper, v, m, r in cands:
             if upper <= best:
@@ -353,8 +390,9 @@ class Searcher:
                 exposed = self.exposure(pos, board, to, p)
                 if exposed:
                     v -= self.hang * exposed
-                elif upper > v and self.flag_threat(pos, board, colour ^ 1):
-                    v += PRESS  # a threat on the enemy flag they cannot take away
+                if upper > v and self.flag_threat(pos, board, colour ^ 1):
+                    # a threat on the enemy flag (HQ): decisive if they cannot parry it
+                    v += PRESS if self.can_parry(board, to, p, colour ^ 1) else UNSTOPPABLE
             elif r == BOTH_REMOVED:
                 board[to] = 0
             if self.flag_threat(pos, board, colour):
