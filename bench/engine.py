@@ -15,9 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from junqi_core.game import PLAY, Game
-from junqi_core.notation import move_text, position_text
+from junqi_core.game import PLAY
+from junqi_core.notation import position_text
 from junqi_core.rules import Position
+from junqi_core.selfplay import random_game
 
 MID_GAME_PLY = 60
 
@@ -25,14 +26,7 @@ MID_GAME_PLY = 60
 def mid_game(variant: str, seed: int) -> Position:
     """A position after MID_GAME_PLY random plies of a seeded game that is still in play."""
     while True:
-        rng = random.Random(seed)
-        game = Game(variant, seed=seed)
-        if game.phase != PLAY:
-            for player in (0, 1):
-                game.deploy(player, game.random_layout(player, rng.randrange(2**32)))
-        while game.phase == PLAY and game.position.ply < MID_GAME_PLY:
-            move = rng.choice(game.legal_moves())
-            game.apply(game.turn, move_text(game.board_spec, move))
+        game = random_game(variant, seed, max_plies=MID_GAME_PLY)
         if game.phase == PLAY:
             return game.position.copy()
         seed += 1
@@ -63,11 +57,7 @@ def bench(variant: str, seconds: float) -> dict:
     rng = random.Random(7)
 
     def playout() -> None:
-        game = Game(variant, seed=rng.randrange(1000))
-        if game.phase != PLAY:
-            for player in (0, 1):
-                game.deploy(player, game.random_layout(player, rng.randrange(2**32)))
-        game.position.playout(rng)
+        random_game(variant, rng.randrange(1000), max_plies=0).position.playout(rng)
 
     playouts = rate(playout, seconds * 2)
     return {

@@ -11,14 +11,15 @@ from junqi_core.notation import move_text
 MAX_PLIES = 5000  # a safety net only: every variant ends by its quiet-move rule first
 
 
-def random_game(variant: str, seed: int) -> Game:
-    """One game where both sides pick uniformly among legal moves."""
+def random_game(variant: str, seed: int, max_plies: int = MAX_PLIES) -> Game:
+    """A seeded game where both sides pick uniformly among legal moves, to the end or
+    until `max_plies` have been played."""
     rng = random.Random(seed)
     game = Game(variant, seed=seed)
     if game.phase == SETUP:
         for player in (0, 1):
             game.deploy(player, game.random_layout(player, rng.randrange(2**32)))
-    while game.phase == PLAY and game.position.ply < MAX_PLIES:
+    while game.phase == PLAY and game.position.ply < max_plies:
         move = rng.choice(game.legal_moves())
         game.apply(game.turn, move_text(game.board_spec, move))
     return game

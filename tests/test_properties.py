@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from junqi_core.game import OVER, PLAY, SETUP, Game, IllegalActionError
+from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import move_text, parse_position, position_text
 from junqi_core.pieces import FACE_DOWN
 from junqi_core.record import export_record, import_record
+from junqi_core.selfplay import random_game
 from junqi_core.views import view
 
 VARIANTS = st.sampled_from(["classic", "blind", "gunjin"])
@@ -20,12 +21,8 @@ SETTINGS = settings(max_examples=30, deadline=None, derandomize=True)
 
 
 def _new(variant: str, seed: int) -> tuple[Game, random.Random]:
-    rng = random.Random(seed)
-    game = Game(variant, seed=seed)
-    if game.phase == SETUP:
-        for player in (0, 1):
-            game.deploy(player, game.random_layout(player, rng.randrange(2**32)))
-    return game, rng
+    """A deployed game and a random source for its moves, both from the seed."""
+    return random_game(variant, seed, max_plies=0), random.Random(seed + 1)
 
 
 def _pieces(game: Game) -> Counter:
@@ -82,11 +79,7 @@ def test_random_games_keep_every_invariant(variant, seed):
 @SETTINGS
 @given(variant=VARIANTS, seed=st.integers(0, 10**6), plies=st.integers(0, 300))
 def test_push_pop_and_position_text_round_trip(variant, seed, plies):
-    game, rng = _new(variant, seed)
-    for _ in range(plies):
-        if game.phase != PLAY:
-            break
-        game.apply(game.turn, move_text(game.board_spec, rng.choice(game.legal_moves())))
+    game = random_game(variant, seed, max_plies=plies)
     position = game.position
     text = position_text(position)
     assert position_text(parse_position(text)) == text
@@ -99,11 +92,7 @@ def test_push_pop_and_position_text_round_trip(variant, seed, plies):
 @SETTINGS
 @given(variant=VARIANTS, seed=st.integers(0, 10**6), plies=st.integers(0, 400))
 def test_replaying_a_record_reproduces_the_state(variant, seed, plies):
-    game, rng = _new(variant, seed)
-    for _ in range(plies):
-        if game.phase != PLAY:
-            break
-        game.apply(game.turn, move_text(game.board_spec, rng.choice(game.legal_moves())))
+    game = random_game(variant, seed, max_plies=plies)
     if game.phase == PLAY:
         game.apply(game.turn, "resign:" + str(game.turn))  # records are exported at the end
     replay = import_record(export_record(game))
@@ -121,11 +110,7 @@ def test_replaying_a_record_reproduces_the_state(variant, seed, plies):
 def test_every_legal_action_applies_and_every_illegal_one_is_refused_unchanged(
     variant, seed, plies, probes
 ):
-    game, rng = _new(variant, seed)
-    for _ in range(plies):
-        if game.phase != PLAY:
-            break
-        game.apply(game.turn, move_text(game.board_spec, rng.choice(game.legal_moves())))
+    game = random_game(variant, seed, max_plies=plies)
     if game.phase != PLAY:
         return
     size = game.board_spec.size
