@@ -56,6 +56,8 @@ RACE = {
     5: 2.0,
     6: 1.0,
 }  # Gunjin: an occupier closing in on the HQ
+# Gunjin: an occupier nothing can stop in time, by its distance to the enemy HQ
+RUSH = {1: 300.0, 2: 150.0, 3: 75.0, 4: 35.0, 5: 15.0, 6: 6.0}
 
 
 class Weights:
@@ -71,6 +73,8 @@ class Weights:
         self.near = 1.0  # extra pull right next to the enemy flag / HQ
         self.exposed_flag = 15.0  # Blind: the own flag lying face up
         self.race = 1.0  # Gunjin: how much an occupier's distance to the HQ counts
+        self.rush = 0.0  # Gunjin: the same for an occupier nothing can stop in time
+        self.fish = 0.0  # Blind: a piece placed to take what turning a piece reveals
         self.gate = 10.0  # an own piece on a square next to the own flag (Gunjin: HQ)
         for k, v in kw.items():
             if not hasattr(self, k):
@@ -187,9 +191,11 @@ def junqi_tables(
     flags: tuple[int | None, int | None],
     kinds_left: tuple[list[int], list[int]],
     w: Weights | tuple[Weights, Weights],
+    fish: tuple[tuple[float, ...], tuple[float, ...]] | None = None,
 ) -> tuple[list[list[float]], tuple[float, ...]]:
     """PSTs for Classic or Blind; flags[c] = square of colour c's flag (None: unknown).
-    `w` may give each colour its own weights.  Also returns each piece int's material."""
+    `w` may give each colour its own weights; `fish` (Blind) a bonus per square for
+    each colour's movable pieces.  Also returns each piece int's material."""
     n = BOARDS[variant].size
     ws = _pair(w)
     values = _junqi_dynamic_values(variant, kinds_left, ws[0])
@@ -205,10 +211,48 @@ def junqi_tables(
                 base = -ws[colour].exposed_flag  # face up, anyone may walk onto it
             pos_row = positional.get((colour, kind))
             row = [base] * n if pos_row is None else [base + x for x in pos_row]
+            if fish is not None and kind < pc.LANDMINE and ws[colour].fish:
+                f = ws[colour].fish
+                row = [v + f * b for v, b in zip(row, fish[colour], strict=True)]
             if colour:
                 row = [-x for x in row]
             pst[kind | colour_bit] = row
     return pst, _material(values)
+
+
+def fishing(pos: Position, lines: tuple[tuple[tuple[int, ...], ...], ...]):
+    """Blind: per colour and square, how many face-down posts a piece there could attack
+    once they are turned (from a camp, where it cannot be attacked, it counts more; a
+    post no enemy piece can reach counts more: turning up one's own flag there is safe)."""
+    board = pos.board
+    spec = pos.spec
+    n = spec.size
+    out = []
+    for colour in (0, 1):
+        enemy_bits = (colour ^ 1) << 5
+        bonus = [0.0] * n
+        for t in range(n):
+            if not board[t] & FACE_DOWN:
+                continue
+            exposed = False
+            zone = []
+            for line in lines[t]:
+                for s in line:
+                    q = board[s]
+                    zone.append(s)
+                    if q:
+                        if (
+                            not q & FACE_DOWN
+                            and q & COLOUR_BIT == enemy_bits
+                            and q & KIND_MASK < pc.LANDMINE
+                        ):
+                            exposed = True
+                        break
+            weight = 0.4 if exposed else 1.0
+            for s in zone:
+                bonus[s] += weight * (1.5 if s in spec.camps else 1.0)
+        out.append(tuple(bonus))
+    return out[0], out[1]
 
 
 def _material(values: tuple[dict[int, float], dict[int, float]]) -> tuple[float, ...]:
@@ -276,13 +320,50 @@ def gunjin_values(
     return per_colour[0], per_colour[1]
 
 
+def unstoppable(pos: Position) -> tuple[frozenset[int], frozenset[int]]:
+    """Gunjin: per colour, its occupiers that no enemy piece able to beat them can reach
+    before they reach the enemy HQ (step distances on the current board)."""
+    board = pos.board
+    steps = STEPS["gunjin"]
+    spec = BOARDS["gunjin"]
+    hqs = (spec.hqs[0][0], spec.hqs[1][0])
+    combat = pos.combat
+    out: list[frozenset[int]] = []
+    for colour in (0, 1):
+        target = hqs[1 - colour]
+        found = set()
+        for x, p in enumerate(board):
+            if not p or (p >> 5) & 1 != colour or p & 31 not in pc.GUNJIN_OCCUPIERS:
+                continue
+            kind = p & 31
+            reach = steps[x][target]
+            stopped = False
+            for y, q in enumerate(board):
+                if not q or (q >> 5) & 1 == colour or q & 31 >= pc.MINE:
+                    continue
+                beats = combat[q & 31][kind] == ATTACKER_WINS
+                holds = combat[kind][q & 31] != ATTACKER_WINS
+                if (beats or holds) and min(steps[y][x], steps[y][target]) <= reach:
+                    stopped = True
+                    break
+            if not stopped:
+                found.add(kind)
+        out.append(frozenset(found))
+    return out[0], out[1]
+
+
 def gunjin_tables(
-    kinds_left: tuple[list[int], list[int]], w: Weights | tuple[Weights, Weights]
+    kinds_left: tuple[list[int], list[int]],
+    w: Weights | tuple[Weights, Weights],
+    rushing: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset()),
 ) -> tuple[list[list[float]], tuple[float, ...]]:
     n = BOARDS["gunjin"].size
     ws = _pair(w)
     values = gunjin_values(kinds_left, ws[0])
     positional = _gunjin_positional(ws)
+    steps = STEPS["gunjin"]
+    spec = BOARDS["gunjin"]
+    hqs = (spec.hqs[0][0], spec.hqs[1][0])
     zero = [0.0] * n
     pst = [zero] * N_PIECES
     for colour in (0, 1):
@@ -292,6 +373,10 @@ def gunjin_tables(
             base = vals[kind]
             pos_row = positional.get((colour, kind))
             row = [base] * n if pos_row is None else [base + x for x in pos_row]
+            if kind in rushing[colour] and ws[colour].rush:
+                target = hqs[1 - colour]
+                rush = ws[colour].rush
+                row = [v + rush * RUSH.get(steps[s][target], 0.0) for s, v in enumerate(row)]
             if colour:
                 row = [-x for x in row]
             pst[kind | colour_bit] = row

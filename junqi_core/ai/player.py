@@ -30,14 +30,16 @@ from junqi_core.ai.belief import (
 from junqi_core.ai.deploy import cpu_layout
 from junqi_core.ai.evaluate import (
     Weights,
+    fishing,
     flag_squares,
     gunjin_tables,
     junqi_tables,
     kinds_left,
     score_of,
+    unstoppable,
     value_key,
 )
-from junqi_core.ai.search import NodeLimit, Searcher, TimeUp
+from junqi_core.ai.search import JUNQI_LINES, NodeLimit, Searcher, TimeUp
 from junqi_core.ai.tables import KIND_IDS, VALUES
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
@@ -94,8 +96,13 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # Blind pieces are face up: even a random opponent takes what is left hanging
     ("blind", "easy"): {"hang": 0.8},
     ("classic", "hard"): {"nodes": 330_000},
-    ("gunjin", "hard"): {"depth": 4, "worlds": 8, "min_worlds": 3, "nodes": 160_000},
-    ("blind", "hard"): {"depth": 4, "nodes": 90_000},
+    ("gunjin", "hard"): {
+        "worlds": 30,
+        "min_worlds": 4,
+        "nodes": 200_000,
+        "weights": {"rush": 1.0},
+    },
+    ("blind", "hard"): {"depth": 4, "nodes": 90_000, "weights": {"fish": 1.0}},
     # Gunjin's Easy rushes less (a headlong race is what one-move lookahead does best),
     # but still sees the opponent's attackers closing in on its headquarters
     ("gunjin", "easy"): {
@@ -231,6 +238,26 @@ class CpuPlayer:
         pressed = own.pressed(urgency)
         return (pressed, enemy) if colour == 0 else (enemy, pressed)
 
+    def _marginals(self, belief: Belief, rng: random.Random, samples: int = 24):
+        """Square -> [(piece int, probability)] for each enemy piece whose kind is not
+        certain, estimated from sampled assignments."""
+        tracker = belief.tracker
+        alive = tracker.alive_enemies()
+        counts: dict[int, dict[int, int]] = {e: {} for e in alive}
+        for _ in range(samples):
+            assignment = belief.sample(rng)
+            for e in alive:
+                k = assignment[e]
+                counts[e][k] = counts[e].get(k, 0) + 1
+        colour = tracker.enemy
+        out = {}
+        for e in alive:
+            if len(counts[e]) > 1:
+                out[tracker.square[e]] = [
+                    (pc.piece(k, colour), n / samples) for k, n in sorted(counts[e].items())
+                ]
+        return out
+
     def _colour(self, pos: Position) -> int:
         return self.player ^ pos.swap if pos.swap >= 0 else self.player
 
@@ -256,7 +283,8 @@ class CpuPlayer:
         left = kinds_left(world)
         ws = (self._ws[0].key(), self._ws[1].key())
         if self.variant == "gunjin":
-            key = (value_key("gunjin", left), ws)
+            rushing = unstoppable(world) if self._ws[0].rush or self._ws[1].rush else None
+            key = (value_key("gunjin", left), ws, rushing)
         else:
             key = (flag_squares(world), value_key(self.variant, left), ws)
         tables = self._pst_cache.get(key)
@@ -264,7 +292,7 @@ class CpuPlayer:
             if len(self._pst_cache) > 64:
                 self._pst_cache.clear()
             if self.variant == "gunjin":
-                tables = gunjin_tables(left, self._ws)
+                tables = gunjin_tables(left, self._ws, rushing or (frozenset(), frozenset()))
             else:
                 tables = junqi_tables(self.variant, flag_squares(world), left, self._ws)
             self._pst_cache[key] = tables
@@ -275,12 +303,15 @@ class CpuPlayer:
         for (k, c), n in pool.pool.items():
             left[c].extend([k] * n)
         ws = (self._ws[0].key(), self._ws[1].key())
-        key = ("blind", flag_squares(pos), value_key("blind", left), ws)
+        fish = None
+        if self._ws[0].fish or self._ws[1].fish:
+            fish = fishing(pos, JUNQI_LINES["blind"])
+        key = ("blind", flag_squares(pos), value_key("blind", left), ws, fish)
         tables = self._pst_cache.get(key)
         if tables is None:
             if len(self._pst_cache) > 64:
                 self._pst_cache.clear()
-            tables = junqi_tables("blind", flag_squares(pos), left, self._ws)
+            tables = junqi_tables("blind", flag_squares(pos), left, self._ws, fish)
             self._pst_cache[key] = tables
         pst, values = tables
         pool_value = {}
@@ -328,6 +359,9 @@ class CpuPlayer:
         assert belief is not None
         totals = [0.0] * len(moves)
         searcher = Searcher(self.variant, [], self.clock, deadline, hang=level.hang)
+        if level.depth >= 3:
+            searcher.my_colour = self.player
+            searcher.marginal = self._marginals(belief, rng)
         order = list(range(len(moves)))
         worlds = 0
         for w in range(level.worlds):

@@ -84,6 +84,10 @@ class Searcher:
         self.pst = pst
         self.hang = hang
         self.node_limit = 1 << 62
+        # PIMC without strategy fusion at the last ply: the searching side's attacks on
+        # enemy pieces it does not know are scored over its belief, not the world's truth
+        self.my_colour = -1
+        self.marginal: dict[int, list[tuple[int, float]]] = {}
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
@@ -347,11 +351,18 @@ class Searcher:
         fade = 1.0 - FADE * ((pos.quiet + 1) / pos.quiet_limit) ** 2
         cands = []
         append = cands.append
+        guess = self.marginal if colour == self.my_colour and ply >= 2 else None
         for m in moves:
             frm = m >> 6
             to = m & 63
             p = board[frm]
             q = board[to]
+            if q and guess:
+                known = self._believed(pos, to, guess)
+                if known is not None:
+                    v, r = self._expected_attack(pos, frm, to, p, known, sign, score, win)
+                    append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
+                    continue
             if q:
                 r = pos.combat_result(frm, to)
                 if r == ATTACKER_WINS:
@@ -404,6 +415,57 @@ class Searcher:
                 if v >= beta:
                     return best
         return best
+
+    @staticmethod
+    def _believed(
+        pos: Position, to: int, guess: dict[int, list[tuple[int, float]]]
+    ) -> list[tuple[int, float]] | None:
+        """The belief about the enemy piece on `to` (None: known), following it back over
+        the opponent's last move."""
+        last = pos._stack[-1][0] if pos._stack else 0
+        start = last >> 6 if last & 63 == to and last >> 6 != to else to
+        return guess.get(start)
+
+    def _expected_attack(
+        self,
+        pos: Position,
+        frm: int,
+        to: int,
+        p: int,
+        believed: list[tuple[int, float]],
+        sign: float,
+        score: float,
+        win: float,
+    ) -> tuple[float, int]:
+        """Mean static value of attacking an unknown piece, over what it may be; also the
+        result in this world (for the checks that follow)."""
+        board = pos.board
+        pst = self.pst
+        saved = board[to]
+        world = pos.combat_result(frm, to)
+        total = 0.0
+        for q, prob in believed:
+            board[to] = q
+            r = pos.combat_result(frm, to)
+            if not self.gunjin and q & 31 == self.flag_kind and r != DEFENDER_WINS:
+                total += prob * win
+                continue
+            if r == ATTACKER_WINS:
+                d = pst[p][to] - pst[p][frm] - pst[q][to]
+                if (
+                    self.gunjin
+                    and to == self.hq[(p >> 5) & 1 ^ 1]
+                    and p & 31 in pc.GUNJIN_OCCUPIERS
+                ):
+                    total += prob * win
+                    continue
+            elif r == BOTH_REMOVED:
+                d = -pst[p][frm] - pst[q][to]
+            else:
+                d = -pst[p][frm]
+            total += prob * sign * (score + d)
+        board[to] = saved
+        return total, world
 
     def root_values(
         self,
