@@ -56,6 +56,7 @@ RACE = {
     5: 2.0,
     6: 1.0,
 }  # Gunjin: an occupier closing in on the HQ
+SPY_HOME = {0: 4.0, 1: 10.0, 2: 8.0, 3: 4.0}  # Gunjin: the Spy by its distance to home
 # Gunjin: an occupier nothing can stop in time, by its distance to the enemy HQ
 RUSH = {1: 300.0, 2: 150.0, 3: 75.0, 4: 35.0, 5: 15.0, 6: 6.0}
 
@@ -75,6 +76,7 @@ class Weights:
         self.race = 1.0  # Gunjin: how much an occupier's distance to the HQ counts
         self.rush = 0.0  # Gunjin: the same for an occupier nothing can stop in time
         self.fish = 0.0  # Blind: a piece placed to take what turning a piece reveals
+        self.spy_home = 0.0  # Gunjin: the Spy kept near its own HQ
         self.gate = 10.0  # an own piece on a square next to the own flag (Gunjin: HQ)
         for k, v in kw.items():
             if not hasattr(self, k):
@@ -295,6 +297,8 @@ def _gunjin_positional(ws: tuple[Weights, Weights]) -> dict[tuple[int, int], lis
                 d = steps[s][home]
                 if d <= 2 and kind != pc.SPY:
                     v += w.guard * (3 - d)
+                if kind == pc.SPY:  # at home, to meet an Army General rushing the HQ
+                    v += w.spy_home * SPY_HOME.get(d, 0.0)
                 row[s] = v
             out[(colour, kind)] = row
     _POSITIONAL[key] = out

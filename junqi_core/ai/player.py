@@ -100,7 +100,7 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
         "worlds": 30,
         "min_worlds": 4,
         "nodes": 200_000,
-        "weights": {"rush": 1.0},
+        "weights": {"rush": 1.0, "spy_home": 1.0},
     },
     ("blind", "hard"): {"depth": 4, "nodes": 90_000, "weights": {"fish": 1.0}},
     # Gunjin's Easy rushes less (a headlong race is what one-move lookahead does best),
