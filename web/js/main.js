@@ -29,6 +29,10 @@ function engineConfig() {
     lockURL: siteURL(BUILD.lockURL), // Pyodide needs an absolute lock URL
     packages: BUILD.packages,
     downloads,
+    // A page our service worker controls has the wasm locally: the worker then leaves its
+    // Response alone (no byte counting on a clone), which keeps V8's compiled-code cache
+    // for it usable. On a first visit the bytes are counted for the progress bar.
+    countWasmBytes: !navigator.serviceWorker?.controller,
   };
 }
 

@@ -54,8 +54,10 @@ function report(detail, force = false, at = null) {
   post({ type: "progress", stage, fraction, detail });
 }
 
+let countWasmBytes = true; // from the page's config: false once our service worker serves it
+
 function isRuntimeFile(name) {
-  return name.endsWith(".wasm") || name.endsWith(".zip");
+  return name.endsWith(".zip") || (countWasmBytes && name.endsWith(".wasm"));
 }
 
 function shortName(url) {
@@ -159,6 +161,7 @@ self.addEventListener("securitypolicyviolation", (event) => {
 // ---- boot ------------------------------------------------------------------------------
 
 async function boot(config) {
+  countWasmBytes = config.countWasmBytes !== false;
   runtimeTotal =
     Object.entries(config.downloads || {})
       .filter(([url]) => isRuntimeFile(url))
