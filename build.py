@@ -269,7 +269,12 @@ def build(out: Path = DIST) -> dict:
         if src.is_dir() or rel.as_posix() in ROOT_TEMPLATES or src.name.startswith("."):
             continue
         (stage / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(src, stage / rel)
+        if src.suffix == ".json":  # strings for the page: no indentation on the wire
+            data = json.loads(src.read_text(encoding="utf-8"))
+            text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+            (stage / rel).write_text(text, encoding="utf-8")
+        else:
+            shutil.copyfile(src, stage / rel)
     py_dir = stage / "py"
     game_wheel = build_wheel(py_dir, epoch)
     shutil.copyfile(micropip, py_dir / micropip.name)
@@ -320,12 +325,16 @@ def build(out: Path = DIST) -> dict:
     (tmp / ".nojekyll").write_text("")
 
     # Precache list for the service worker: every page file, "./" standing for index.html.
+    # micropip is only in the lock (Pyodide can verify it); the game never loads it, so
+    # first visits do not download it.
     precache = [
         "./",
         *sorted(
             p.relative_to(tmp).as_posix()
             for p in tmp.rglob("*")
-            if p.is_file() and p.relative_to(tmp).as_posix() not in ("index.html", ".nojekyll")
+            if p.is_file()
+            and p.relative_to(tmp).as_posix() not in ("index.html", ".nojekyll")
+            and p.name != micropip.name
         ),
     ]
     values["PRECACHE"] = json.dumps(precache, indent=2)
