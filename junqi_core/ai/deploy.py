@@ -110,7 +110,7 @@ def classic_layout(player: int, rng: random.Random) -> Layout:
     return _place("classic", player, rng, order, weight, fixed)
 
 
-def gunjin_layout(player: int, rng: random.Random) -> Layout:
+def gunjin_layout(player: int, rng: random.Random, hq_mine: float | None = None) -> Layout:
     board = BOARDS["gunjin"]
     rules = DEPLOYMENTS["gunjin"]
     hq = board.hqs[player][0]
@@ -129,7 +129,14 @@ def gunjin_layout(player: int, rng: random.Random) -> Layout:
         [pc.MINE, pc.MINE, pc.LIEUTENANT_GENERAL, pc.G_MAJOR_GENERAL, pc.G_COLONEL, pc.TANK]
     )
     fixed: Layout = {flag: pc.G_FLAG, behind[flag]: guard}
-    hq_mine = guard != pc.MINE and rng.random() < 0.35
+    if hq_mine is None:
+        hq_mine = guard != pc.MINE and rng.random() < 0.35
+    else:
+        # a mine in the headquarters stops every occupier (only planes and engineers
+        # clear it, and they cannot occupy)
+        if hq not in fixed and rng.random() < hq_mine:
+            fixed[hq] = pc.MINE
+        hq_mine = False
 
     def weight(kind: int, s: int, layout: Layout) -> float:
         rr = relative_rank("gunjin", player, s)
@@ -183,10 +190,13 @@ def gunjin_layout(player: int, rng: random.Random) -> Layout:
     return _place("gunjin", player, rng, order, weight, fixed)
 
 
-def cpu_layout(variant: str, player: int, rng: random.Random) -> Layout:
-    """A CPU deployment for Classic or Gunjin (Blind has none)."""
+def cpu_layout(
+    variant: str, player: int, rng: random.Random, hq_mine: float | None = None
+) -> Layout:
+    """A CPU deployment for Classic or Gunjin (Blind has none); `hq_mine`, if given, is
+    how often a Gunjin layout puts a mine in its headquarters."""
     if variant == "classic":
         return classic_layout(player, rng)
     if variant == "gunjin":
-        return gunjin_layout(player, rng)
+        return gunjin_layout(player, rng, hq_mine)
     raise ValueError(f"{variant} has no deployment")

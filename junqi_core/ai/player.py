@@ -62,6 +62,7 @@ class Level:
     time_cap: float = 1.5  # wall-clock safety cap in seconds (the page budget)
     weights: dict = field(default_factory=dict)  # evaluation weights for its own pieces
     enemy_weights: dict | None = None  # ... and for the opponent's (None: the same)
+    hq_mine: float | None = None  # Gunjin deployment: how often the HQ holds a mine
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
@@ -96,7 +97,10 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # Blind pieces are face up: even a random opponent takes what is left hanging
     ("blind", "easy"): {"hang": 0.8},
     ("classic", "hard"): {"nodes": 330_000},
+    # Gunjin: a mine in the headquarters is the surest defence against occupation
+    ("gunjin", "medium"): {"hq_mine": 1.0},
     ("gunjin", "hard"): {
+        "hq_mine": 1.0,
         "worlds": 30,
         "min_worlds": 4,
         "nodes": 200_000,
@@ -156,7 +160,7 @@ class CpuPlayer:
 
     def deploy(self, view: dict) -> dict[str, str]:
         rng = random.Random(self.seed * 7_919 + 17)
-        layout = cpu_layout(self.variant, self.player, rng)
+        layout = cpu_layout(self.variant, self.player, rng, self.settings.hq_mine)
         names = BOARDS[self.variant].names
         ids = KIND_IDS[self.variant]
         return {names[s]: ids[k] for s, k in sorted(layout.items())}
