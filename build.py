@@ -575,6 +575,18 @@ def serve(port: int, base: str) -> None:
 # Debian's chromium first; GitHub's Ubuntu runners have Google Chrome (chromium-browser on
 # Ubuntu may be a snap wrapper, so it comes last).
 CHROMIUM_CANDIDATES = ("chromium", "google-chrome", "google-chrome-stable", "chromium-browser")
+# Headless flags for tests and benches (see TOOLCHAIN.md): no background traffic, no sandbox
+# as root, no /dev/shm in containers.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
 
 
 def find_chromium() -> str | None:

@@ -36,16 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
+CHROMIUM_ARGS = build.CHROMIUM_ARGS
 
 BARE_HTML = """<!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>bare</title>

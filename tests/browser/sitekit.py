@@ -19,16 +19,7 @@ sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
 
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
+CHROMIUM_ARGS = build.CHROMIUM_ARGS
 LOCAL = re.compile(r"^(https?|wss?)://(127\.0\.0\.1|localhost)(:\d+)?/")
 READY_TIMEOUT_MS = 60_000
 
