@@ -217,3 +217,17 @@ def test_draw_offers_are_answered_by_the_players_own_estimate(level):
     losing = make_player("classic", level, 1, 1)
     assert winning.answer_draw(view(game, 0)) is False
     assert losing.answer_draw(view(game, 1)) is True
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters(level):
+    board = BOARDS["gunjin"]
+    for seat in (0, 1):
+        for seed in range(5):
+            player = make_player("gunjin", level, seat, seed)
+            layout = player.deploy({})
+            hq = board.names[board.hqs[seat][0]]
+            flag = next(s for s, k in layout.items() if k == "flag")
+            behind = GUNJIN_TABLES.behind[seat][board.index[flag]]
+            # the HQ holds a mine, unless it stands guard behind the flag
+            assert layout[hq] == "mine" or board.names[behind] == hq

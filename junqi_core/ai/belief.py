@@ -14,7 +14,6 @@ which, and that is a uniform draw from the public pool (`BlindPool`).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 from junqi_core import pieces as pc
 from junqi_core.ai.tables import (
@@ -501,20 +500,6 @@ class BlindPool:
         if not self.total:
             return []
         return [(piece(k, c), n / self.total) for (k, c), n in sorted(self.pool.items())]
-
-    def material(self, values: dict[int, float]) -> tuple[float, float]:
-        """Total value still face down, per colour."""
-        out = [0.0, 0.0]
-        for (k, c), n in self.pool.items():
-            out[c] += values[k] * n
-        return out[0], out[1]
-
-
-def count_kinds(kinds: Iterable[int]) -> dict[int, int]:
-    out: dict[int, int] = {}
-    for k in kinds:
-        out[k] = out.get(k, 0) + 1
-    return out
 
 
 __all__ = [

@@ -3,7 +3,8 @@
 `pst[p][s]` is the value of piece int `p` standing on square `s`, positive for colour 0
 and negative for colour 1.  A table is built for one (sampled or public) world: it knows
 where each flag stands there, which enemy pieces are left, and so on.  The score of a
-position is the sum over its pieces; a move changes it by `move_delta`.
+position is the sum over its pieces; a move changes it by `move_delta` (the search has
+its own copy of that, `Searcher.delta`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from junqi_core import pieces as pc
 from junqi_core.ai.tables import DIST, STEPS, VALUES, relative_rank
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, FACE_DOWN, KIND_MASK
-from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.rules import Position
 from junqi_core.topology import BOARDS
 
 WIN = 10_000.0
@@ -443,6 +444,3 @@ def move_delta(pos: Position, pst: list[list[float]], move: int) -> float:
     if r == BOTH_REMOVED:
         return -pst[p][frm] - pst[q][to]
     return -pst[p][frm]
-
-
-POSITIONS = POSITION_CLASSES
