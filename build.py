@@ -641,18 +641,33 @@ def test_python() -> str:
     return venv_python()
 
 
+def has_cjk_font() -> bool:
+    """Whether the 军棋 / 軍人将棋 glyphs and the Chinese and Japanese pages can be drawn
+    (only the test screenshots depend on it: users' machines have such fonts)."""
+    fc_list = shutil.which("fc-list")
+    if fc_list is None:
+        return False
+    found = subprocess.run([fc_list, ":lang=zh", "family"], capture_output=True, text=True)
+    return bool(found.stdout.strip())
+
+
 def install_test_requirements() -> str:
+    can_apt = os.geteuid() == 0 and shutil.which("apt-get") is not None
+    packages = []
     if find_chromium() is None:
-        if os.geteuid() == 0 and shutil.which("apt-get"):
-            log("installing Debian's chromium (apt-get)")
-            env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-            subprocess.run(["apt-get", "update"], check=True, env=env)
-            subprocess.run(["apt-get", "install", "-y", "chromium"], check=True, env=env)
-        else:
+        if not can_apt:
             raise SystemExit(
                 "build: no Chromium found; install it (apt-get install chromium) "
                 "or set CHROMIUM=/path/to/chromium"
             )
+        packages.append("chromium")
+    if can_apt and not has_cjk_font():
+        packages.append("fonts-wqy-zenhei")
+    if packages:
+        log(f"installing Debian's {' and '.join(packages)} (apt-get)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", *packages], check=True, env=env)
     python = test_python()
     log("pip install -e .[test]")
     subprocess.run(

@@ -238,6 +238,7 @@ def test_game_language_switch(site, server):
             arg=strings["start.title"],
         )
         assert page.evaluate("() => document.documentElement.lang").startswith(lang)
+        assert page.inner_text(".site-header .subtitle") == strings["title.subtitle"]
         page.click("[data-rules=gunjin]")
         page.wait_for_selector("dialog.rules #rules-gunjin")
         assert page.inner_text("#rules-title") == strings["rules.title"].replace(

@@ -3,8 +3,13 @@ the CPU to the end. Screenshots of each board go to test-artifacts/game-<variant
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
+
+from junqi_core.record import import_record
 
 VARIANTS = ["classic", "blind", "gunjin"]
 SIDES = {
@@ -109,6 +114,16 @@ def test_game_vs_cpu_to_the_end(site, server, variant):
     d.screenshot(f"game-{variant}-end")
     page.click("#grid-panel-summary")
     assert axe_scan(page, server.url) == []
+    # The record the player saves replays, in the engine, to the same end.
+    with page.expect_download() as download:
+        page.click("#btn-record")
+    assert download.value.suggested_filename.startswith(f"junqi-{variant}-")
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    replayed = import_record(record)
+    assert replayed.phase == "over"
+    assert replayed.result.reason == view["result"]["reason"]
+    assert replayed.result.winner == view["result"]["winner"]
+    assert replayed.position.ply == view["ply"]
     # Rematch: sides switched, the CPU now plays first.
     page.click("#btn-rematch")
     d.wait("setup", "play")

@@ -72,6 +72,8 @@ class App {
   labelToolbar() {
     this.langLabel.textContent = i18n.t("toolbar.language");
     this.glyphLabel.textContent = i18n.t("toolbar.glyphs");
+    const subtitle = document.querySelector(".site-header .subtitle");
+    if (subtitle) subtitle.textContent = i18n.t("title.subtitle");
     for (const option of this.toolbar.querySelectorAll("option")) {
       option.textContent = i18n.t(`lang.${option.value}`);
     }

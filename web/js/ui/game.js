@@ -87,6 +87,7 @@ export class GameScreen {
       accept: button("btn-accept", "action.accept", () => this.answerOffer(true), "primary"),
       decline: button("btn-decline", "action.decline", () => this.answerOffer(false)),
       rematch: button("btn-rematch", "action.rematch", () => this.rematch(), "primary"),
+      record: button("btn-record", "action.save_record", () => this.saveRecord()),
       curtain: button("btn-curtain", "curtain.open", () => this.openCurtain(), "primary big"),
     };
     const b = this.b;
@@ -97,7 +98,7 @@ export class GameScreen {
     this.sidesEl = h("p", { class: "sides", id: "sides" });
     this.messageEl = h("p", { class: "message", id: "message" });
     this.actions = h("div", { class: "context-actions row", id: "context-actions" },
-      b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline, b.rematch);
+      b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline, b.rematch, b.record);
     this.board = new Board(this.desc, this.orient, (sq) => this.guard(() => this.tap(sq)));
     this.grid = new ButtonGrid((sq) => this.guard(() => this.tap(sq)));
     this.grid.build(this.board.geo, t("grid.label"));
@@ -588,6 +589,24 @@ export class GameScreen {
     this.refocus(this.b.rematch);
   }
 
+  /** The finished game's record (docs/api.md) as a JSON file the player can keep. */
+  async saveRecord() {
+    const reply = await this.call({ op: "record_export" });
+    if (!reply.ok) {
+      this.message = t("error.refused", { message: reply.error.message });
+      this.render();
+      return;
+    }
+    const text = JSON.stringify(reply.record, null, 1);
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "");
+    const link = h("a", { href: url, download: `junqi-${this.variant}-${stamp}.json`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
   inProgress() {
     return this.view && this.view.phase !== "over" && (this.view.phase === "play" || this.ui === "setup");
   }
@@ -811,7 +830,7 @@ export class GameScreen {
     b.changeTurn.hidden = ui !== "moved";
     const offered = ui === "play" && v && v.offer_by === 1 - this.viewer && v.actions.includes("accept");
     b.accept.hidden = b.decline.hidden = !offered;
-    b.rematch.hidden = ui !== "over";
+    b.rematch.hidden = b.record.hidden = ui !== "over";
     for (const key of ["random", "mirror", "previous", "confirm", "accept", "decline", "changeTurn"]) {
       if (this.busy) b[key].disabled = true;
       else if (key !== "previous") b[key].disabled = false;
