@@ -3,8 +3,8 @@
 `pst[p][s]` is the value of piece int `p` standing on square `s`, positive for colour 0
 and negative for colour 1.  A table is built for one (sampled or public) world: it knows
 where each flag stands there, which enemy pieces are left, and so on.  The score of a
-position is the sum over its pieces; a move changes it by `move_delta` (the search has
-its own copy of that, `Searcher.delta`).
+position is the sum over its pieces; a move changes it by `move_delta` (which the search
+calls as `Searcher.delta`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from junqi_core import pieces as pc
-from junqi_core.ai.evaluate import WIN
+from junqi_core.ai.evaluate import WIN, move_delta
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, DEFENDER_WINS, FACE_DOWN
 from junqi_core.rules import POSITION_CLASSES, Position
 from junqi_core.topology import GUNJIN_TABLES, NORTH, SOUTH
@@ -298,20 +298,7 @@ class Searcher:
                         break
         return best
 
-    def delta(self, pos: Position, pst: list[list[float]], move: int) -> float:
-        board = pos.board
-        frm = move >> 6
-        to = move & 63
-        p = board[frm]
-        q = board[to]
-        if not q:
-            return pst[p][to] - pst[p][frm]
-        r = pos.combat_result(frm, to)
-        if r == ATTACKER_WINS:
-            return pst[p][to] - pst[p][frm] - pst[q][to]
-        if r == BOTH_REMOVED:
-            return -pst[p][frm] - pst[q][to]
-        return -pst[p][frm]
+    delta = staticmethod(move_delta)
 
     def leaf(
         self,
@@ -478,25 +465,28 @@ class Searcher:
         """A value for each root move (side to move's view), in the order given."""
         if depth <= 1:
             return [self.leaf(pos, [m], -INF, INF, score, 0, self._sign(pos), False) for m in moves]
-        sign = self._sign(pos)
-        pst = self.pst
         values = []
         best = -INF
         for m in moves:
-            d = sign * self.delta(pos, pst, m)
-            pos.push(m)
-            self.nodes += 1
-            try:
-                if pos.decided is not None:
-                    v = -self.terminal(pos, 1)
-                else:
-                    v = -self.negamax(pos, depth - 1, -INF, -(best - margin), score + sign * d, 1)
-            finally:
-                pos.pop()
+            v = self._search_move(pos, m, depth, score, best - margin)
             values.append(v)
             if v > best:
                 best = v
         return values
+
+    def _search_move(self, pos: Position, m: int, depth: int, score: float, floor: float) -> float:
+        """One root move searched to `depth` (side to move's view); values below `floor`
+        need only be known to be below it."""
+        sign = self._sign(pos)
+        d = sign * self.delta(pos, self.pst, m)
+        pos.push(m)
+        self.nodes += 1
+        try:
+            if pos.decided is not None:
+                return -self.terminal(pos, 1)
+            return -self.negamax(pos, depth - 1, -INF, -floor, score + sign * d, 1)
+        finally:
+            pos.pop()
 
     def _after_flip(self, pos: Position, square: int, p: int, score: float) -> float:
         """A flip's outcome scored for the side that flipped, the opponent now to move:
@@ -537,19 +527,7 @@ class Searcher:
             if frm != m & 63 and depth <= 1:
                 v = self.leaf(pos, [m], -INF, INF, score, 0, self._sign(pos), False)
             elif frm != m & 63:
-                sign = self._sign(pos)
-                d = sign * self.delta(pos, pst, m)
-                pos.push(m)
-                self.nodes += 1
-                try:
-                    if pos.decided is not None:
-                        v = -self.terminal(pos, 1)
-                    else:
-                        v = -self.negamax(
-                            pos, depth - 1, -INF, -(best - margin), score + sign * d, 1
-                        )
-                finally:
-                    pos.pop()
+                v = self._search_move(pos, m, depth, score, best - margin)
             else:
                 saved = board[frm]
                 v = 0.0
