@@ -107,27 +107,12 @@ def _move_distances(variant: str) -> tuple[tuple[int, ...], ...]:
         for s in range(n):
             for ray in cls.rail_rays[s]:  # type: ignore[attr-defined]
                 one_move[s].update(ray)
-    dist = []
-    for a in range(n):
-        d = [99] * n
-        d[a] = 0
-        queue = deque([a])
-        while queue:
-            s = queue.popleft()
-            for t in one_move[s]:
-                if d[t] == 99:
-                    d[t] = d[s] + 1
-                    queue.append(t)
-        dist.append(tuple(d))
-    return tuple(dist)
+    return _all_distances(one_move)
 
 
-DIST = {v: _move_distances(v) for v in POSITION_CLASSES}
-
-
-# Steps on the road/rail graph (one step per edge): how close a piece is to a square.
-def _step_distances(board: Board) -> tuple[tuple[int, ...], ...]:
-    n = board.size
+def _all_distances(links) -> tuple[tuple[int, ...], ...]:
+    """Breadth-first distances between every pair of squares (99: unreachable)."""
+    n = len(links)
     out = []
     for a in range(n):
         d = [99] * n
@@ -135,12 +120,20 @@ def _step_distances(board: Board) -> tuple[tuple[int, ...], ...]:
         queue = deque([a])
         while queue:
             s = queue.popleft()
-            for t in board.neighbours[s]:
+            for t in links[s]:
                 if d[t] == 99:
                     d[t] = d[s] + 1
                     queue.append(t)
         out.append(tuple(d))
     return tuple(out)
+
+
+DIST = {v: _move_distances(v) for v in POSITION_CLASSES}
+
+
+# Steps on the road/rail graph (one step per edge): how close a piece is to a square.
+def _step_distances(board: Board) -> tuple[tuple[int, ...], ...]:
+    return _all_distances([board.neighbours[s] for s in range(board.size)])
 
 
 STEPS = {v: _step_distances(BOARDS[v]) for v in BOARDS}
