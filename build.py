@@ -156,25 +156,74 @@ def build_wheel(out_dir: Path, epoch: int) -> Path:
 # --------------------------------------------------------------------------- inputs
 
 
-def ensure_pyodide() -> Path:
-    """node_modules/pyodide at the pinned version; runs `npm ci` when it is missing."""
-    pkg = ROOT / "node_modules" / "pyodide"
+def node_pins() -> dict[str, str]:
+    """The npm packages the build uses, at the exact versions package.json pins."""
+    package = json.loads((ROOT / "package.json").read_text())
+    pins = {**package.get("dependencies", {}), **package.get("devDependencies", {})}
+    return {name: pins[name] for name in ("pyodide", "esbuild")}
 
-    def installed() -> str | None:
+
+def ensure_node_modules() -> Path:
+    """node_modules with Pyodide and esbuild at their pinned versions; runs `npm ci` when
+    one is missing or differs. Returns Pyodide's package folder."""
+    pins = node_pins()
+    if pins["pyodide"] != PYODIDE_VERSION:
+        raise SystemExit(
+            f"build: package.json pins pyodide {pins['pyodide']}, need {PYODIDE_VERSION}"
+        )
+
+    def installed(name: str) -> str | None:
         try:
-            return json.loads((pkg / "package.json").read_text())["version"]
+            return json.loads((ROOT / "node_modules" / name / "package.json").read_text())[
+                "version"
+            ]
         except (OSError, ValueError, KeyError):
             return None
 
-    if installed() != PYODIDE_VERSION:
+    def stale() -> list[str]:
+        return [
+            f"{name} {installed(name)} (need {v})"
+            for name, v in pins.items()
+            if installed(name) != v
+        ]
+
+    if stale():
         npm = shutil.which("npm")
         if npm is None:
             raise SystemExit("build: npm not found; install Node.js/npm (Pyodide comes from npm)")
-        log("npm ci (vendoring Pyodide from the npm registry)")
+        log("npm ci (vendoring Pyodide and esbuild from the npm registry)")
         subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
-    if installed() != PYODIDE_VERSION:
-        raise SystemExit(f"build: node_modules/pyodide is {installed()}, need {PYODIDE_VERSION}")
-    return pkg
+    if stale():
+        raise SystemExit(f"build: node_modules has {', '.join(stale())}")
+    return ROOT / "node_modules" / "pyodide"
+
+
+def minify(folder: Path) -> None:
+    """Minify the page's JavaScript and CSS in place with the pinned esbuild (per file, no
+    bundling: module URLs stay as they are). Its JS API finds the platform's binary
+    whether or not npm ran esbuild's install script."""
+    sources = sorted(
+        p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix in (".js", ".css")
+    )
+    if not sources:
+        return
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("build: node not found; install Node.js/npm (esbuild runs on it)")
+    options = {
+        "entryPoints": sources,
+        "absWorkingDir": str(folder),
+        "outdir": str(folder),
+        "outbase": str(folder),
+        "allowOverwrite": True,
+        "minify": True,
+        "legalComments": "none",
+        "charset": "utf8",
+        "logLevel": "warning",
+    }
+    script = "require(process.argv[1]).buildSync(JSON.parse(process.argv[2]))"
+    esbuild = str(ROOT / "node_modules" / "esbuild")
+    subprocess.run([node, "-e", script, esbuild, json.dumps(options)], check=True)
 
 
 def ensure_micropip() -> Path:
@@ -249,7 +298,7 @@ def render(template: str, values: dict[str, str]) -> str:
 def build(out: Path = DIST) -> dict:
     """Build the site into `out` (replaced atomically); returns the build manifest."""
     epoch = source_epoch()
-    pyodide_pkg = ensure_pyodide()
+    pyodide_pkg = ensure_node_modules()
     micropip = ensure_micropip()
 
     tmp = out.with_name(out.name + ".tmp")
@@ -275,6 +324,7 @@ def build(out: Path = DIST) -> dict:
             (stage / rel).write_text(text, encoding="utf-8")
         else:
             shutil.copyfile(src, stage / rel)
+    minify(stage)
     py_dir = stage / "py"
     game_wheel = build_wheel(py_dir, epoch)
     shutil.copyfile(micropip, py_dir / micropip.name)
