@@ -76,8 +76,11 @@ def test_service_worker_precaches_every_page_file(dist):
     sw = (dist / "sw.js").read_text()
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", sw, re.S).group(1))
     files = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
-    expected = {f for f in files - {"index.html", "sw.js", "build.json", ".nojekyll"}
-                if "/micropip-" not in f}  # in the lock only; the game never loads it
+    expected = {
+        f
+        for f in files - {"index.html", "sw.js", "build.json", ".nojekyll"}
+        if "/micropip-" not in f
+    }  # in the lock only; the game never loads it
     assert precache[0] == "./"
     assert set(precache[1:]) == expected
     assert all(not p.startswith("/") for p in precache)

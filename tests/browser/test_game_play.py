@@ -163,3 +163,24 @@ def test_game_cpu_draw_offer_and_resign(site, server):
     assert d.view()["result"] == {"winner": 1, "reason": "resignation"}
     assert "You resigned." in d.status() or "resigned" in d.status()
     assert page.eval_on_selector_all("svg.board g.pc", "gs => gs.every(g => g.dataset.kind)")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_game_medium_and_hard_cpu_play_through_the_page(site, server, variant):
+    """The stronger levels run in the page's worker too: a few moves against each, the CPU
+    answering every one, its ranks never in the DOM."""
+    page, d = open_game(site, server, seed=20 + VARIANTS.index(variant))
+    for level in ("medium", "hard"):
+        d.start(variant, mode="cpu", level=level)
+        assert page.evaluate("() => window.junqiUI.game.opts.level") == level
+        if d.ui == "setup":
+            page.click("#btn-confirm")
+        for _ in range(3):
+            if d.wait("play", "over", timeout=60_000) == "over":
+                break
+            d.assert_hidden_side(1)
+            d.play_random()
+            if d.wait("play", "over", timeout=60_000) == "over":
+                break
+            mover = d.view()["history"][-1]["player"]
+            assert mover == 1, f"{level} should have answered"
