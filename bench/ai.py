@@ -1,7 +1,7 @@
 """CPU think time per variant and level: p50 / p95 / max of `choose()` in CPython.
 
 Run: python bench/ai.py [--positions N] [--levels easy,medium,hard] [--variants ...]
-     python bench/ai.py --page [--moves N] [--levels hard]   (inside the page, Chromium)
+(Inside the page, in Chromium: bench/cpu_page.py.)
 
 Positions come from seeded Easy-vs-Easy games (every few plies, from the opening to
 the end game).  Each level then chooses once in each position.  Times are CPU time of
@@ -56,78 +56,13 @@ def percentile(xs: list[float], q: float) -> float:
     return s[max(0, min(len(s) - 1, int(q * len(s) + 0.999999) - 1))]
 
 
-def page_bench(levels: list[str], variants: list[str], moves: int, seed: int) -> None:
-    """Think time of `cpu_act` measured inside the page (Pyodide in headless Chromium):
-    a throwaway build of the site is served on 127.0.0.1 and each level plays Easy, the
-    time of each of its moves taken with performance.now() around the engine call."""
-    import tempfile
-
-    from playwright.sync_api import sync_playwright
-
-    import build  # the site's build script (repository root)
-
-    timed = """async request => {
-        const t0 = performance.now();
-        const reply = await window.junqi.engine.call(request);
-        return [performance.now() - t0, reply];
-    }"""
-    with tempfile.TemporaryDirectory() as tmp:
-        dist = Path(tmp) / "dist"
-        build.build(dist)
-        with build.SiteServer(dist) as server, sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=build.find_chromium(), args=["--headless", "--no-sandbox"]
-            )
-            page = browser.new_page()
-            page.goto(server.url)
-            page.wait_for_selector("html[data-state=ready]", state="attached", timeout=120_000)
-            print(f"inside the page (Pyodide), {moves} moves per level and variant")
-            print(
-                f"{'variant':<8} {'level':<7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} {'budget':>7}"
-            )
-            for variant in variants:
-                for level in levels:
-                    times: list[float] = []
-                    game_seed = seed
-                    while len(times) < moves:
-                        cpu = {"0": level, "1": "easy"}
-                        request = {"op": "new_game", "variant": variant, "seed": game_seed}
-                        _, reply = page.evaluate(timed, {**request, "cpu": cpu})
-                        game_id = reply["game"]
-                        game_seed += 1
-                        view = reply["view"]
-                        while view["phase"] == "play" and len(times) < moves:
-                            seat = view["turn"]
-                            request = {"op": "cpu_act", "game": game_id, "player": seat}
-                            ms, reply = page.evaluate(timed, {**request, "viewer": 1 - seat})
-                            if not reply.get("ok"):
-                                raise SystemExit(f"engine error: {reply}")
-                            if seat == 0:
-                                times.append(ms / 1000)
-                            view = reply["view"]
-                        page.evaluate(timed, {"op": "drop", "game": game_id})
-                    budget = {"easy": 0.1, "medium": 0.5, "hard": 1.5}.get(level, 0)
-                    print(
-                        f"{variant:<8} {level:<7} {percentile(times, 0.5):>7.3f} "
-                        f"{percentile(times, 0.95):>7.3f} {max(times):>7.3f} {budget:>7.3f}",
-                        flush=True,
-                    )
-            browser.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--page", action="store_true", help="measure inside the page")
-    parser.add_argument("--moves", type=int, default=60, help="with --page: moves per level")
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--levels", default="easy,medium,hard")
     parser.add_argument("--variants", default="classic,blind,gunjin")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    if args.page:
-        levels = args.levels.split(",")
-        page_bench(levels, args.variants.split(","), args.moves, args.seed)
-        return
     print(f"CPython {sys.version.split()[0]}, {args.positions} positions per variant")
     print(
         f"{'variant':<8} {'level':<7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
