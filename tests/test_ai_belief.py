@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_ai_support import game_with, layout_with, play, random_game, replay
+from test_ai_support import game_with, layout_with, play, replay
 
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import Belief, BlindPool, Tracker, feasible
 from junqi_core.ai.tables import COUNTS, KIND_IDS, START_SQUARES, kinds_of
 from junqi_core.game import PLAY
 from junqi_core.notation import move_text
+from junqi_core.selfplay import random_game
 from junqi_core.views import view
 
 FROM_MAJOR = {"major", "colonel", "brigadier", "major_general", "general", "field_marshal"}
@@ -148,7 +149,7 @@ def own_layout(tracker: Tracker) -> dict[int, int]:
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
 @pytest.mark.parametrize("seed", range(6))
 def test_sampled_worlds_replay_to_the_same_view(variant, seed):
-    game = random_game(variant, seed, plies=40 + 25 * seed)
+    game = random_game(variant, seed, max_plies=40 + 25 * seed)
     if game.phase != PLAY:
         pytest.skip("the random game ended early")
     rng = random.Random(seed)
@@ -172,7 +173,7 @@ def test_sampled_worlds_replay_to_the_same_view(variant, seed):
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
 def test_following_the_history_step_by_step_equals_reading_it_at_once(variant):
-    game = random_game(variant, 11, plies=0)
+    game = random_game(variant, 11, max_plies=0)
     rng = random.Random(3)
     step = Tracker(variant, 0)
     while game.phase == PLAY and game.position.ply < 120:
@@ -192,7 +193,7 @@ def test_matching_finds_infeasible_domains():
 
 
 def test_the_blind_pool_is_everything_not_yet_flipped():
-    game = random_game("blind", 4, plies=30)
+    game = random_game("blind", 4, max_plies=30)
     pool = BlindPool(view(game, 0))
     flipped = [e for e in view(game, 0)["history"] if e["type"] == "flip"]
     assert pool.total == pool.down == 50 - len(flipped)

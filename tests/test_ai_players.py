@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from test_ai_support import hidden_twins, random_game, reachable
+from test_ai_support import hidden_twins, reachable
 
 from junqi_core import bridge
 from junqi_core import pieces as pc
@@ -17,6 +17,7 @@ from junqi_core.game import PLAY, Game, HistoryEntry
 from junqi_core.notation import move_text
 from junqi_core.players import LEVELS, make_player
 from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.selfplay import random_game
 from junqi_core.topology import BOARDS, GUNJIN_TABLES
 from junqi_core.views import view
 

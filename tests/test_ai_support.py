@@ -8,7 +8,6 @@ import random
 from junqi_core.ai.tables import KIND_BY_ID
 from junqi_core.deployment import DEPLOYMENTS, Layout
 from junqi_core.game import PLAY, Game
-from junqi_core.notation import move_text
 from junqi_core.views import view
 
 
@@ -46,19 +45,6 @@ def game_with(variant: str, layouts: tuple[Layout, Layout], seed: int = 0) -> Ga
 def play(game: Game, actions: list[str]) -> Game:
     for action in actions:
         game.apply(game.turn, action)
-    return game
-
-
-def random_game(variant: str, seed: int, plies: int) -> Game:
-    """A seeded game of uniformly random moves, stopped after `plies` (if still on)."""
-    rng = random.Random(seed)
-    game = Game(variant, seed=seed)
-    if game.phase != PLAY:
-        for player in (0, 1):
-            game.deploy(player, game.random_layout(player, rng.randrange(2**32)))
-    while game.phase == PLAY and game.position.ply < plies:
-        move = rng.choice(game.legal_moves())
-        game.apply(game.turn, move_text(game.board_spec, move))
     return game
 
 
