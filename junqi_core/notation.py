@@ -11,10 +11,6 @@ class NotationError(ValueError):
     """Text that does not parse as notation."""
 
 
-def square_name(board: Board, square: int) -> str:
-    return board.names[square]
-
-
 def parse_square(board: Board, name: str) -> int:
     if not isinstance(name, str) or name not in board.index:
         raise NotationError(f"no square {name!r} on the {board.id} board")

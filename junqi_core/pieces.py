@@ -38,10 +38,6 @@ def piece(kind: int, colour: int, face_down: bool = False) -> int:
     return kind | (COLOUR_BIT if colour else 0) | (FACE_DOWN if face_down else 0)
 
 
-def kind_of(p: int) -> int:
-    return p & KIND_MASK
-
-
 def colour_of(p: int) -> int:
     return (p >> 5) & 1
 
@@ -163,11 +159,3 @@ def _gunjin_table() -> tuple[tuple[int, ...], ...]:
 
 
 GUNJIN_COMBAT = _gunjin_table()
-
-
-def kinds_by_letter(kinds: tuple[PieceKind, ...]) -> dict[str, PieceKind]:
-    return {k.letter: k for k in kinds}
-
-
-def kinds_by_id(kinds: tuple[PieceKind, ...]) -> dict[str, PieceKind]:
-    return {k.id: k for k in kinds}

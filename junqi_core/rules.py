@@ -43,14 +43,6 @@ def encode_move(frm: int, to: int) -> Move:
     return frm << 6 | to
 
 
-def move_from(move: Move) -> int:
-    return move >> 6
-
-
-def move_to(move: Move) -> int:
-    return move & 63
-
-
 class Outcome(NamedTuple):
     """How a game ended: the winning player (None for a draw) and a reason code."""
 
@@ -211,9 +203,6 @@ class Position:
 
     def _no_moves_outcome(self) -> Outcome:
         return Outcome(self.turn ^ 1, "immobilised")
-
-    def is_over(self) -> bool:
-        return self.outcome() is not None
 
 
 # ---------------------------------------------------------------------------------------

@@ -169,7 +169,6 @@ async function boot(config) {
   stage = "runtime";
   report("Loading Python", true);
   const { loadPyodide } = await import(config.pyodideURL);
-  timings.pyodide_module = performance.now();
   if (failed) return;
   pyodide = await loadPyodide({
     lockFileURL: config.lockURL, // must be absolute (see TOOLCHAIN.md)
