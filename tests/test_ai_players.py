@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from test_ai_support import hidden_twins, reachable
@@ -12,9 +13,10 @@ from test_ai_support import hidden_twins, reachable
 from junqi_core import bridge
 from junqi_core import pieces as pc
 from junqi_core.ai.deploy import cpu_layout
+from junqi_core.ai.player import is_flip
 from junqi_core.deployment import DEPLOYMENTS
 from junqi_core.game import PLAY, Game, HistoryEntry
-from junqi_core.notation import move_text
+from junqi_core.notation import move_text, parse_move
 from junqi_core.players import LEVELS, make_player
 from junqi_core.rules import POSITION_CLASSES, Position
 from junqi_core.selfplay import random_game
@@ -232,3 +234,58 @@ def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters(level):
             behind = GUNJIN_TABLES.behind[seat][board.index[flag]]
             # the HQ holds a mine, unless it stands guard behind the flag
             assert layout[hq] == "mine" or board.names[behind] == hq
+
+
+def test_blind_easy_mistakes_are_careless_flips_never_careless_moves():
+    """Blind Easy's noise only chooses which piece to turn; when moving a piece is best
+    it moves exactly as a noise-free Easy would (noise in moves lost games to random)."""
+    board = BOARDS["blind"]
+    moves_seen = flips_seen = 0
+    for i, plies in enumerate((0, 3, 4, 6, 8, 12, 25, 40, 60, 90)):
+        game = random_game("blind", 500 + i, plies)
+        if game.phase != PLAY:
+            continue
+        actions = legal(game)
+        v = view(game, game.turn)
+        exact = cpu("blind", "easy", game.turn, 0)
+        exact.settings = replace(exact.settings, temperature=0.0, blunder=0.0)
+        best = exact.choose(v, actions)
+        best_is_flip = is_flip(parse_move(board, best))
+        choices = {cpu("blind", "easy", game.turn, seed).choose(v, actions) for seed in range(12)}
+        for choice in choices:
+            assert is_flip(parse_move(board, choice)) == best_is_flip
+        if best_is_flip:
+            flips_seen += 1
+        else:
+            moves_seen += 1
+            assert choices == {best}
+    assert moves_seen and flips_seen  # both cases were exercised
+
+
+def test_blind_easy_keeps_enemy_pieces_out_of_a_camp_next_to_its_face_up_flag():
+    """Its flag lies face up on d4; the enemy Colonel on e6 could step into the camp d5,
+    where it cannot be attacked, and take the flag next move.  Easy looks one move ahead,
+    yet it fills d5 instead of taking the Lieutenant offered on a10."""
+    game = Game("blind", seed=1)
+    cls = POSITION_CLASSES["blind"]
+    board = [0] * cls.spec.size
+    placed = {
+        "d4": pc.piece(pc.FLAG, 0),
+        "d3": pc.piece(pc.LIEUTENANT, 0),
+        "c4": pc.piece(pc.LIEUTENANT, 0),
+        "e4": pc.piece(pc.CAPTAIN, 0),
+        "a9": pc.piece(pc.MAJOR, 0),
+        "b12": pc.piece(pc.FLAG, 1),
+        "a10": pc.piece(pc.LIEUTENANT, 1),
+        "e6": pc.piece(pc.COLONEL, 1),
+    }
+    for name, p in placed.items():
+        board[cls.spec.index[name]] = p
+    game.position = cls(board, turn=0, swap=0)
+    game.phase = PLAY
+    game.layouts = [{}, {}]
+    actions = legal(game)
+    assert "a9-a10" in actions and "e6-d5" not in actions  # it is player 0's turn
+    for seed in range(6):
+        choice = cpu("blind", "easy", 0, seed).choose(view(game, 0), actions)
+        assert choice.endswith("-d5"), choice

@@ -39,7 +39,7 @@ from junqi_core.ai.evaluate import (
     unstoppable,
     value_key,
 )
-from junqi_core.ai.search import JUNQI_LINES, NodeLimit, Searcher, TimeUp
+from junqi_core.ai.search import INF, JUNQI_LINES, NodeLimit, Searcher, TimeUp
 from junqi_core.ai.tables import KIND_IDS, VALUES
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
@@ -58,11 +58,13 @@ class Level:
     temperature: float = 0.0  # softmax noise on the averaged values (0: always the best)
     blunder: float = 0.0  # chance of playing a near-best move instead of the best
     blunder_window: float = 0.0  # how far below the best such a move may be
+    careless_flips_only: bool = False  # Blind: the noise only picks which piece to turn
     hang: float = 0.8  # how much a piece left where it can be taken at once counts
     time_cap: float = 1.5  # wall-clock safety cap in seconds (the page budget)
     weights: dict = field(default_factory=dict)  # evaluation weights for its own pieces
     enemy_weights: dict | None = None  # ... and for the opponent's (None: the same)
     hq_mine: float | None = None  # Gunjin deployment: how often the HQ holds a mine
+    flag_watch: bool = False  # a one-ply level that sees a flag capture two moves away
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
@@ -94,8 +96,10 @@ LEVEL_SETTINGS: dict[str, Level] = {
 
 # Per variant changes to a level (Blind has no hidden identities to sample).
 VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
-    # Blind pieces are face up: even a random opponent takes what is left hanging
-    ("blind", "easy"): {"hang": 0.8},
+    # Blind pieces are face up: even a random opponent takes what is left hanging, and
+    # walks into a camp next to a face-up flag, from where the capture cannot be stopped.
+    # Its mistakes are careless flips: it moves its pieces as well as it can.
+    ("blind", "easy"): {"hang": 0.8, "flag_watch": True, "careless_flips_only": True},
     ("classic", "hard"): {"nodes": 330_000},
     # Gunjin: a mine in the headquarters is the surest defence against occupation
     ("gunjin", "medium"): {"hq_mine": 1.0},
@@ -122,6 +126,11 @@ def settings_for(variant: str, level: str) -> Level:
     base = LEVEL_SETTINGS[level]
     extra = VARIANT_SETTINGS.get((variant, level))
     return replace(base, **extra) if extra else base
+
+
+def is_flip(move: int) -> bool:
+    """Blind: turning a piece over is encoded as a move from a square to itself."""
+    return move >> 6 == move & 63
 
 
 _UNSET = object()
@@ -179,7 +188,7 @@ class CpuPlayer:
         moves = [parse_move(board, a) for a in legal]
         rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + 1)
         values = self._values(view, moves, rng, deadline)
-        index = self._pick(values, rng)
+        index = self._pick(values, rng, moves)
         return move_text(board, moves[index])
 
     def answer_draw(self, view: dict) -> bool:
@@ -338,7 +347,9 @@ class CpuPlayer:
         if self.variant == "blind":
             pool = BlindPool(view)
             pst, values, pool_value, pool_total = self._blind_tables(base, pool)
-            searcher = Searcher("blind", pst, self.clock, None, values, level.hang)
+            searcher = Searcher(
+                "blind", pst, self.clock, None, values, level.hang, level.flag_watch
+            )
             score = score_of(base, pst) + pool_total
             outcomes = pool.outcomes()
             # iterative deepening: depth 1 always completes; deeper ones only in time
@@ -362,7 +373,9 @@ class CpuPlayer:
             return result
         assert belief is not None
         totals = [0.0] * len(moves)
-        searcher = Searcher(self.variant, [], self.clock, deadline, hang=level.hang)
+        searcher = Searcher(
+            self.variant, [], self.clock, deadline, hang=level.hang, watch=level.flag_watch
+        )
         if level.depth >= 3:
             searcher.my_colour = self.player
             searcher.marginal = self._marginals(belief, rng)
@@ -403,9 +416,13 @@ class CpuPlayer:
         info["nodes"] = searcher.nodes
         return [t / worlds for t in totals]
 
-    def _pick(self, values: list[float], rng: random.Random) -> int:
+    def _pick(self, values: list[float], rng: random.Random, moves: list[int]) -> int:
         level = self.settings
         best = max(range(len(values)), key=lambda i: (values[i], -i))
+        if level.careless_flips_only:
+            if not is_flip(moves[best]):
+                return best
+            values = [v if is_flip(m) else -INF for v, m in zip(values, moves, strict=True)]
         if level.blunder and rng.random() < level.blunder:
             near = [
                 i for i in range(len(values)) if values[i] >= values[best] - level.blunder_window

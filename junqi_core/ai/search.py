@@ -27,6 +27,7 @@ from junqi_core.topology import GUNJIN_TABLES, NORTH, SOUTH
 INF = 1e9
 CHECK_EVERY = 255  # nodes between wall-clock checks
 THREAT = 0.5 * WIN  # a move that leaves the opponent an immediate win
+DANGER = 0.2 * WIN  # one that lets them set up a capture of the flag nothing can stop
 HANG = 0.8  # share of a piece's value lost when it can be taken at once
 PRESS = 0.05 * WIN  # a threat on the enemy flag that they can parry
 UNSTOPPABLE = 0.4 * WIN  # one that they cannot
@@ -76,6 +77,7 @@ class Searcher:
         deadline: float | None = None,
         values: tuple[float, ...] = (),
         hang: float = HANG,
+        watch: bool = False,
     ) -> None:
         cls = POSITION_CLASSES[variant]
         self.variant = variant
@@ -83,6 +85,8 @@ class Searcher:
         self.gunjin = variant == "gunjin"
         self.pst = pst
         self.hang = hang
+        # a one-ply searcher that still sees a capture of its flag two moves away
+        self.watch = watch
         self.node_limit = 1 << 62
         # PIMC without strategy fusion at the last ply: the searching side's attacks on
         # enemy pieces it does not know are scored over its belief, not the world's truth
@@ -176,6 +180,12 @@ class Searcher:
             return out
         if self.camps[s]:
             return out
+        return self.reachers(board, s, colour_bits)
+
+    def reachers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
+        """Pieces of the colour `colour_bits` that could move onto square s (Classic,
+        Blind), whether or not a piece there could be attacked."""
+        out = []
         frozen = self.frozen
         for line in self.lines[s]:  # type: ignore[index]
             for t in line:
@@ -210,6 +220,22 @@ class Searcher:
             if gain > best:
                 best = gain
         return best
+
+    def flag_danger(self, board: list[int], colour: int) -> bool:
+        """Whether an enemy piece can step next to `colour`'s face-up flag where it could
+        not be taken (a camp, or a post none of `colour`'s pieces can reach): the capture
+        would follow next move, too late to stop.  Classic and Blind."""
+        flag = self.flags[colour]
+        if flag is None or board[flag] & 31 != self.flag_kind:
+            return False
+        enemy_bits = (colour ^ 1) << 5
+        for line in self.lines[flag]:  # type: ignore[index]
+            gate = line[0]
+            if board[gate] or not self.reachers(board, gate, enemy_bits):
+                continue
+            if self.camps[gate] or not self.attackers(board, gate, colour << 5):
+                return True
+        return False
 
     def can_parry(self, board: list[int], s: int, p: int, colour: int) -> bool:
         """Whether `colour` can answer a threat by piece p on square s: take it (or trade
@@ -395,6 +421,8 @@ class Searcher:
                 board[to] = 0
             if self.flag_threat(pos, board, colour):
                 v -= THREAT
+            elif self.watch and self.flag_danger(board, colour):
+                v -= DANGER
             board[frm] = p
             board[to] = saved
             if v > best:
@@ -499,6 +527,8 @@ class Searcher:
             v -= self.hang * self.exposure(pos, board, square, p)
         if self.flag_threat(pos, board, colour):
             v -= THREAT
+        elif self.watch and self.flag_danger(board, colour):
+            v -= DANGER
         return v
 
     @staticmethod
