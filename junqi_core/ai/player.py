@@ -101,8 +101,10 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # Its mistakes are careless flips: it moves its pieces as well as it can.
     ("blind", "easy"): {"hang": 0.8, "flag_watch": True, "careless_flips_only": True},
     ("classic", "hard"): {"nodes": 330_000},
-    # Gunjin: a mine in the headquarters is the surest defence against occupation
-    ("gunjin", "medium"): {"hq_mine": 1.0},
+    # Gunjin: a mine in the headquarters is the surest defence against occupation; an
+    # occupier nothing can stop, and the Spy (the only answer to the Army General) kept
+    # near home, are what decide its races
+    ("gunjin", "medium"): {"hq_mine": 1.0, "weights": {"rush": 1.0, "spy_home": 1.0}},
     ("gunjin", "hard"): {
         "hq_mine": 1.0,
         "worlds": 30,
