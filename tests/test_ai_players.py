@@ -238,7 +238,7 @@ def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters(level):
 
 def test_blind_easy_mistakes_are_careless_flips_never_careless_moves():
     """Blind Easy's noise only chooses which piece to turn; when moving a piece is best
-    it moves exactly as a noise-free Easy would (noise in moves lost games to random)."""
+    it moves exactly as a noise-free Easy would."""
     board = BOARDS["blind"]
     moves_seen = flips_seen = 0
     for i, plies in enumerate((0, 3, 4, 6, 8, 12, 25, 40, 60, 90)):
