@@ -43,6 +43,11 @@ def encode_move(frm: int, to: int) -> Move:
     return frm << 6 | to
 
 
+def is_flip(move: Move) -> bool:
+    """Blind: turning a piece over is encoded as a move from a square to itself."""
+    return move >> 6 == move & 63
+
+
 class Outcome(NamedTuple):
     """How a game ended: the winning player (None for a draw) and a reason code."""
 

@@ -13,12 +13,11 @@ from test_ai_support import hidden_twins, reachable
 from junqi_core import bridge
 from junqi_core import pieces as pc
 from junqi_core.ai.deploy import cpu_layout
-from junqi_core.ai.player import is_flip
 from junqi_core.deployment import DEPLOYMENTS
 from junqi_core.game import PLAY, Game, HistoryEntry
 from junqi_core.notation import move_text, parse_move
 from junqi_core.players import LEVELS, make_player
-from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.rules import POSITION_CLASSES, Position, is_flip
 from junqi_core.selfplay import random_game
 from junqi_core.topology import BOARDS, GUNJIN_TABLES
 from junqi_core.views import view

@@ -43,7 +43,7 @@ from junqi_core.ai.search import INF, JUNQI_LINES, NodeLimit, Searcher, TimeUp
 from junqi_core.ai.tables import KIND_IDS, VALUES
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
-from junqi_core.rules import Position
+from junqi_core.rules import Position, is_flip
 from junqi_core.topology import BOARDS
 
 
@@ -128,11 +128,6 @@ def settings_for(variant: str, level: str) -> Level:
     base = LEVEL_SETTINGS[level]
     extra = VARIANT_SETTINGS.get((variant, level))
     return replace(base, **extra) if extra else base
-
-
-def is_flip(move: int) -> bool:
-    """Blind: turning a piece over is encoded as a move from a square to itself."""
-    return move >> 6 == move & 63
 
 
 _UNSET = object()
