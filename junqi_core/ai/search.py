@@ -21,7 +21,7 @@ from collections.abc import Callable
 from junqi_core import pieces as pc
 from junqi_core.ai.evaluate import WIN, move_delta
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, DEFENDER_WINS, FACE_DOWN
-from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.rules import POSITION_CLASSES, Position, is_flip
 from junqi_core.topology import GUNJIN_TABLES, NORTH, SOUTH
 
 INF = 1e9
@@ -233,7 +233,7 @@ class Searcher:
             gate = line[0]
             if board[gate] or not self.reachers(board, gate, enemy_bits):
                 continue
-            if self.camps[gate] or not self.attackers(board, gate, colour << 5):
+            if self.camps[gate] or not self.reachers(board, gate, colour << 5):
                 return True
         return False
 
@@ -554,9 +554,9 @@ class Searcher:
         root_flags = list(self.flags)
         for m in moves:
             frm = m >> 6
-            if frm != m & 63 and depth <= 1:
+            if not is_flip(m) and depth <= 1:
                 v = self.leaf(pos, [m], -INF, INF, score, 0, self._sign(pos), False)
-            elif frm != m & 63:
+            elif not is_flip(m):
                 v = self._search_move(pos, m, depth, score, best - margin)
             else:
                 saved = board[frm]
