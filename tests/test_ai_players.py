@@ -13,6 +13,15 @@ from test_ai_support import hidden_twins, reachable
 from junqi_core import bridge
 from junqi_core import pieces as pc
 from junqi_core.ai.deploy import cpu_layout
+from junqi_core.ai.evaluate import (
+    Weights,
+    flag_squares,
+    gunjin_tables,
+    junqi_tables,
+    kinds_left,
+    score_of,
+)
+from junqi_core.ai.search import NodeLimit, Searcher
 from junqi_core.deployment import DEPLOYMENTS
 from junqi_core.game import PLAY, Game, HistoryEntry
 from junqi_core.notation import move_text, parse_move
@@ -219,6 +228,27 @@ def test_draw_offers_are_answered_by_the_players_own_estimate(level):
     losing = make_player("classic", level, 1, 1)
     assert winning.answer_draw(view(game, 0)) is False
     assert losing.answer_draw(view(game, 1)) is True
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_search_cut_short_by_its_budget_leaves_the_position_as_it_was(variant):
+    """The player goes on with the same position after the node budget or the clock runs
+    out mid-line (a one-ply answer, another depth), so nothing may be left pushed."""
+    for plies in (20, 60):
+        pos = random_game(variant, 31, plies).position
+        left = kinds_left(pos)
+        if variant == "gunjin":
+            pst, values = gunjin_tables(left, Weights())
+        else:
+            pst, values = junqi_tables(variant, flag_squares(pos), left, Weights())
+        moves = [m for m in pos.legal_moves() if not is_flip(m)]
+        before = (list(pos.board), pos.turn, pos.ply, pos.quiet, len(pos._stack))
+        searcher = Searcher(variant, pst, values=values)
+        searcher.find_flags(pos)
+        searcher.node_limit = 400
+        with pytest.raises(NodeLimit):
+            searcher.root_values(pos, moves, 4, score_of(pos, pst), 40.0)
+        assert (list(pos.board), pos.turn, pos.ply, pos.quiet, len(pos._stack)) == before
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])
