@@ -166,6 +166,17 @@ class Position:
             board[move & 63] = target
         return move
 
+    @property
+    def height(self) -> int:
+        """Moves pushed and not yet popped (a mark for `pop_to`)."""
+        return len(self._stack)
+
+    def pop_to(self, height: int) -> None:
+        """Pop back to a mark taken with `height`: a search cut short by an exception
+        leaves its line pushed, and its caller takes the whole line back at once."""
+        while len(self._stack) > height:
+            self.pop()
+
     def _flip(self, square: int, p: int) -> None:
         raise ValueError("this variant has no flips")
 

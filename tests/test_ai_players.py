@@ -242,13 +242,13 @@ def test_a_search_cut_short_by_its_budget_leaves_the_position_as_it_was(variant)
         else:
             pst, values = junqi_tables(variant, flag_squares(pos), left, Weights())
         moves = [m for m in pos.legal_moves() if not is_flip(m)]
-        before = (list(pos.board), pos.turn, pos.ply, pos.quiet, len(pos._stack))
+        before = (list(pos.board), pos.turn, pos.ply, pos.quiet, pos.height)
         searcher = Searcher(variant, pst, values=values)
         searcher.find_flags(pos)
         searcher.node_limit = 400
         with pytest.raises(NodeLimit):
             searcher.root_values(pos, moves, 4, score_of(pos, pst), 40.0)
-        assert (list(pos.board), pos.turn, pos.ply, pos.quiet, len(pos._stack)) == before
+        assert (list(pos.board), pos.turn, pos.ply, pos.quiet, pos.height) == before
 
 
 @pytest.mark.parametrize("level", ["medium", "hard"])

@@ -507,7 +507,7 @@ class Searcher:
         need only be known to be below it."""
         sign = self._sign(pos)
         d = sign * self.delta(pos, self.pst, m)
-        height = len(pos._stack)
+        height = pos.height
         pos.push(m)
         self.nodes += 1
         try:
@@ -515,14 +515,7 @@ class Searcher:
                 return -self.terminal(pos, 1)
             return -self.negamax(pos, depth - 1, -INF, -floor, score + sign * d, 1)
         finally:
-            self.unwind(pos, height)
-
-    @staticmethod
-    def unwind(pos: Position, height: int) -> None:
-        """Take back every move above `height`: a search cut short by the clock or the
-        node budget leaves its line on the position (the hot loop does not guard it)."""
-        while len(pos._stack) > height:
-            pos.pop()
+            pos.pop_to(height)  # also a line cut short by the clock or the node budget
 
     def _after_flip(self, pos: Position, square: int, p: int, score: float) -> float:
         """A flip's outcome scored for the side that flipped, the opponent now to move:
@@ -574,7 +567,7 @@ class Searcher:
                     delta = pst[p][frm] - pool_value[p]
                     if p & 31 == self.flag_kind:
                         self.flags[(p >> 5) & 1] = frm
-                    height = len(pos._stack)
+                    height = pos.height
                     pos.push(m)
                     self.nodes += 1
                     try:
@@ -586,7 +579,7 @@ class Searcher:
                             w = -self.negamax(pos, depth - 1, -INF, INF, score + delta, 1)
                         v += prob * w
                     finally:
-                        self.unwind(pos, height)
+                        pos.pop_to(height)
                         board[frm] = saved
                         self.flags[0], self.flags[1] = root_flags
             values.append(v)
