@@ -171,6 +171,12 @@ class Position:
         """Moves pushed and not yet popped (a mark for `pop_to`)."""
         return len(self._stack)
 
+    @property
+    def last_move(self) -> int:
+        """The move pushed last and not yet popped (0 at the bottom of the stack)."""
+        stack = self._stack
+        return stack[-1][0] if stack else 0
+
     def pop_to(self, height: int) -> None:
         """Pop back to a mark taken with `height`: a search cut short by an exception
         leaves its line pushed, and its caller takes the whole line back at once."""

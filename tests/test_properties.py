@@ -83,10 +83,13 @@ def test_push_pop_and_position_text_round_trip(variant, seed, plies):
     position = game.position
     text = position_text(position)
     assert position_text(parse_position(text)) == text
+    mark, last = position.height, position.last_move
     for move in position.legal_moves():
         position.push(move)
+        assert (position.height, position.last_move) == (mark + 1, move)
         position.pop()
         assert position_text(position) == text
+        assert (position.height, position.last_move) == (mark, last)
 
 
 @SETTINGS

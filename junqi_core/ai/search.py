@@ -437,7 +437,7 @@ class Searcher:
     ) -> list[tuple[int, float]] | None:
         """The belief about the enemy piece on `to` (None: known), following it back over
         the opponent's last move."""
-        last = pos._stack[-1][0] if pos._stack else 0
+        last = pos.last_move
         start = last >> 6 if last & 63 == to and last >> 6 != to else to
         return guess.get(start)
 
