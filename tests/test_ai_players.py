@@ -251,18 +251,36 @@ def test_a_search_cut_short_by_its_budget_leaves_the_position_as_it_was(variant)
         assert (list(pos.board), pos.turn, pos.ply, pos.quiet, pos.height) == before
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
-def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters(level):
+def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters():
     board = BOARDS["gunjin"]
+    guard_in_hq = 0
     for seat in (0, 1):
-        for seed in range(5):
-            player = make_player("gunjin", level, seat, seed)
-            layout = player.deploy({})
-            hq = board.names[board.hqs[seat][0]]
+        hq = board.names[board.hqs[seat][0]]
+        for seed in range(20):
+            layout = make_player("gunjin", "medium", seat, seed).deploy({})
             flag = next(s for s, k in layout.items() if k == "flag")
-            behind = GUNJIN_TABLES.behind[seat][board.index[flag]]
-            # the HQ holds a mine, unless it stands guard behind the flag
-            assert layout[hq] == "mine" or board.names[behind] == hq
+            behind = board.names[GUNJIN_TABLES.behind[seat][board.index[flag]]]
+            # Medium: the HQ holds a mine, unless it is the flag's guard square
+            assert layout[hq] == "mine" or behind == hq
+            guard_in_hq += layout[hq] != "mine"
+            # Hard: always, even when the mine is also what guards the flag
+            assert make_player("gunjin", "hard", seat, seed).deploy({})[hq] == "mine"
+    assert guard_in_hq  # the case where the two levels differ was exercised
+
+
+def test_classic_hard_mines_all_three_gates_of_its_flag():
+    """Medium mines two or three of them; Hard, whose lost games are mostly flags taken
+    by pieces walking in, always all three."""
+    board = BOARDS["classic"]
+    mined = {"medium": set(), "hard": set()}
+    for level in mined:
+        for seat in (0, 1):
+            for seed in range(20):
+                layout = make_player("classic", level, seat, seed).deploy({})
+                flag = board.index[next(s for s, k in layout.items() if k == "flag")]
+                gates = [layout[board.names[t]] for t in board.road_steps[flag]]
+                mined[level].add(gates.count("landmine"))
+    assert mined == {"medium": {2, 3}, "hard": {3}}
 
 
 def test_blind_easy_mistakes_are_careless_flips_never_careless_moves():

@@ -54,15 +54,17 @@ def _place(
     return layout
 
 
-def classic_layout(player: int, rng: random.Random) -> Layout:
+def classic_layout(player: int, rng: random.Random, fortified: bool = False) -> Layout:
     board = BOARDS["classic"]
     steps = board.neighbours
     hq_pair = board.hqs[player]
     flag_hq = rng.choice(hq_pair)
     spare_hq = hq_pair[1] if flag_hq == hq_pair[0] else hq_pair[0]
     ring = sorted(steps[flag_hq])
-    # two or three of the flag's three gates are mined; a third mine may go elsewhere
-    mined = ring if rng.random() < 0.6 else rng.sample(ring, 2)
+    # two or three of the flag's three gates are mined (fortified: always three); a third
+    # mine may go elsewhere.  The draw is made either way, so the seed gives the same
+    # layout elsewhere.
+    mined = ring if rng.random() < 0.6 or fortified else rng.sample(ring, 2)
     fixed: Layout = {flag_hq: pc.FLAG}
     for s in mined:
         fixed[s] = pc.LANDMINE
@@ -110,7 +112,9 @@ def classic_layout(player: int, rng: random.Random) -> Layout:
     return _place("classic", player, rng, order, weight, fixed)
 
 
-def gunjin_layout(player: int, rng: random.Random, hq_mine: float | None = None) -> Layout:
+def gunjin_layout(
+    player: int, rng: random.Random, hq_mine: float | None = None, fortified: bool = False
+) -> Layout:
     board = BOARDS["gunjin"]
     rules = DEPLOYMENTS["gunjin"]
     hq = board.hqs[player][0]
@@ -128,6 +132,8 @@ def gunjin_layout(player: int, rng: random.Random, hq_mine: float | None = None)
     guard = rng.choice(
         [pc.MINE, pc.MINE, pc.LIEUTENANT_GENERAL, pc.G_MAJOR_GENERAL, pc.G_COLONEL, pc.TANK]
     )
+    if fortified and behind[flag] == hq:
+        guard = pc.MINE  # the HQ holds a mine even when it is the flag's guard square
     fixed: Layout = {flag: pc.G_FLAG, behind[flag]: guard}
     if hq_mine is None:
         hq_mine = guard != pc.MINE and rng.random() < 0.35
@@ -191,12 +197,18 @@ def gunjin_layout(player: int, rng: random.Random, hq_mine: float | None = None)
 
 
 def cpu_layout(
-    variant: str, player: int, rng: random.Random, hq_mine: float | None = None
+    variant: str,
+    player: int,
+    rng: random.Random,
+    hq_mine: float | None = None,
+    fortified: bool = False,
 ) -> Layout:
-    """A CPU deployment for Classic or Gunjin (Blind has none); `hq_mine`, if given, is
-    how often a Gunjin layout puts a mine in its headquarters."""
+    """A CPU deployment for Classic or Gunjin (Blind has none).  `hq_mine`, if given, is
+    how often a Gunjin layout puts a mine in its headquarters when the HQ is not the
+    square behind the flag (that square holds the flag's guard).  `fortified` closes the
+    flag in: all three of its gates mined (Classic), a mine in the HQ always (Gunjin)."""
     if variant == "classic":
-        return classic_layout(player, rng)
+        return classic_layout(player, rng, fortified)
     if variant == "gunjin":
-        return gunjin_layout(player, rng, hq_mine)
+        return gunjin_layout(player, rng, hq_mine, fortified)
     raise ValueError(f"{variant} has no deployment")

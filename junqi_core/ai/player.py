@@ -65,6 +65,7 @@ class Level:
     enemy_weights: dict | None = None  # ... and for the opponent's (None: the same)
     hq_mine: float | None = None  # Gunjin deployment: how often the HQ holds a mine
     flag_watch: bool = False  # a one-ply level that sees a flag capture two moves away
+    fortified: bool = False  # deployment: every gate of the flag (Gunjin: the HQ) mined
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
@@ -88,9 +89,17 @@ LEVEL_SETTINGS: dict[str, Level] = {
     "medium": Level(
         "medium", worlds=10, min_worlds=3, depth=2, nodes=10_000, margin=60.0, time_cap=0.5
     ),
-    # Hard: three plies (its move, the reply, its next move) in up to 12 worlds.
+    # Hard: three plies (its move, the reply, its next move) in up to 12 worlds.  Its
+    # flag is fully mined in: Hard loses games mostly by enemy pieces walking onto it.
     "hard": Level(
-        "hard", worlds=12, min_worlds=3, depth=3, nodes=450_000, margin=40.0, time_cap=1.5
+        "hard",
+        worlds=12,
+        min_worlds=3,
+        depth=3,
+        nodes=450_000,
+        margin=40.0,
+        time_cap=1.5,
+        fortified=True,
     ),
 }
 
@@ -166,7 +175,8 @@ class CpuPlayer:
 
     def deploy(self, view: dict) -> dict[str, str]:
         rng = random.Random(self.seed * 7_919 + 17)
-        layout = cpu_layout(self.variant, self.player, rng, self.settings.hq_mine)
+        level = self.settings
+        layout = cpu_layout(self.variant, self.player, rng, level.hq_mine, level.fortified)
         names = BOARDS[self.variant].names
         ids = KIND_IDS[self.variant]
         return {names[s]: ids[k] for s, k in sorted(layout.items())}
