@@ -265,6 +265,8 @@ def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters():
             guard_in_hq += layout[hq] != "mine"
             # Hard: always, even when the mine is also what guards the flag
             assert make_player("gunjin", "hard", seat, seed).deploy({})[hq] == "mine"
+            fortified = cpu_layout("gunjin", seat, random.Random(seed), fortified=True)
+            assert fortified[board.hqs[seat][0]] == pc.MINE  # whatever `hq_mine` says
     assert guard_in_hq  # the case where the two levels differ was exercised
 
 

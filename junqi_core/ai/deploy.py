@@ -132,8 +132,10 @@ def gunjin_layout(
     guard = rng.choice(
         [pc.MINE, pc.MINE, pc.LIEUTENANT_GENERAL, pc.G_MAJOR_GENERAL, pc.G_COLONEL, pc.TANK]
     )
-    if fortified and behind[flag] == hq:
-        guard = pc.MINE  # the HQ holds a mine even when it is the flag's guard square
+    if fortified:
+        hq_mine = 1.0
+        if behind[flag] == hq:
+            guard = pc.MINE  # the HQ holds a mine even when it is the flag's guard square
     fixed: Layout = {flag: pc.G_FLAG, behind[flag]: guard}
     if hq_mine is None:
         hq_mine = guard != pc.MINE and rng.random() < 0.35
