@@ -63,7 +63,7 @@ class Level:
     time_cap: float = 1.5  # wall-clock safety cap in seconds (the page budget)
     weights: dict = field(default_factory=dict)  # evaluation weights for its own pieces
     enemy_weights: dict | None = None  # ... and for the opponent's (None: the same)
-    hq_mine: float | None = None  # Gunjin deployment: how often the HQ holds a mine
+    hq_mine: float | None = None  # Gunjin: how often the HQ holds a mine (if not the guard's)
     flag_watch: bool = False  # a one-ply level that sees a flag capture two moves away
     fortified: bool = False  # deployment: every gate of the flag (Gunjin: the HQ) mined
 
