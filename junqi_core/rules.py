@@ -231,6 +231,26 @@ class Position:
 # Junqi: classic and blind
 
 
+_STRAIGHT_MOVES, _ENGINEER_MOVES = 1, 2  # road steps and straight railway runs; any rail path
+# Per colour, per piece int: how a face-up piece of that colour moves (0: it is not one,
+# or it never moves), so that move generation tests each square once.
+_MOVER_CLASS = tuple(
+    tuple(
+        0
+        if not p or p & FACE_AND_COLOUR != colour << 5 or p & KIND_MASK >= pc.LANDMINE
+        else _ENGINEER_MOVES
+        if p & KIND_MASK == pc.ENGINEER
+        else _STRAIGHT_MOVES
+        for p in range(128)
+    )
+    for colour in (0, 1)
+)
+# Per colour, per piece int: a face-up piece of that colour (one the other side may attack).
+_FACE_UP_OF = tuple(
+    tuple(bool(p) and p & FACE_AND_COLOUR == colour << 5 for p in range(128)) for colour in (0, 1)
+)
+
+
 class JunqiPosition(Position):
     kinds = pc.JUNQI_KINDS
     flag_kind = pc.FLAG
@@ -250,8 +270,9 @@ class JunqiPosition(Position):
             player = self.turn
         if self.swap < 0:
             return []
-        colour_bits = (player ^ self.swap) << 5
-        enemy_bits = colour_bits ^ COLOUR_BIT
+        colour = player ^ self.swap
+        mover_class = _MOVER_CLASS[colour]
+        prey = _FACE_UP_OF[colour ^ 1]
         board = self.board
         road_steps = self.spec.road_steps
         rail_neighbours = self.spec.rail_neighbours
@@ -261,17 +282,15 @@ class JunqiPosition(Position):
         moves: list[Move] = []
         append = moves.append
         for frm, p in enumerate(board):
-            if not p or p & FACE_AND_COLOUR != colour_bits:
-                continue
-            kind = p & KIND_MASK
-            if kind >= pc.LANDMINE or frozen[frm]:
+            mover = mover_class[p]
+            if not mover or frozen[frm]:
                 continue
             base = frm << 6
             for t in road_steps[frm]:
                 q = board[t]
-                if not q or (q & FACE_AND_COLOUR == enemy_bits and attackable[t]):
+                if not q or (prey[q] and attackable[t]):
                     append(base | t)
-            if kind == pc.ENGINEER:
+            if mover == _ENGINEER_MOVES:
                 if not rail_neighbours[frm]:
                     continue
                 seen = {frm}
@@ -286,7 +305,7 @@ class JunqiPosition(Position):
                         if not q:
                             append(base | t)
                             frontier.append(t)
-                        elif q & FACE_AND_COLOUR == enemy_bits and attackable[t]:
+                        elif prey[q] and attackable[t]:
                             append(base | t)
             else:
                 for ray in rail_rays[frm]:
@@ -295,7 +314,7 @@ class JunqiPosition(Position):
                         if not q:
                             append(base | t)
                             continue
-                        if q & FACE_AND_COLOUR == enemy_bits and attackable[t]:
+                        if prey[q] and attackable[t]:
                             append(base | t)
                         break
         return moves

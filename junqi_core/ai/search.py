@@ -365,37 +365,43 @@ class Searcher:
         cands = []
         append = cands.append
         guess = self.marginal if colour == self.my_colour and ply >= 2 else None
+        last = pos.last_move
+        last_from = last >> 6
+        last_to = last & 63 if last_from != last & 63 else -1  # (a flip moved nothing)
+        faded = sign * fade
+        combat = self.combat
         for m in moves:
             frm = m >> 6
             to = m & 63
             p = board[frm]
             q = board[to]
-            if q and guess:
-                known = self._believed(pos, to, guess)
+            if not q:  # most moves: onto an empty post
+                if to == enemy_hq and p & 31 in occupiers:
+                    return win
+                row = pst[p]
+                v = faded * (score + (row[to] - row[frm]))
+                append((v + UNSTOPPABLE if to in zone else v, v, m, ATTACKER_WINS))
+                continue
+            if guess:
+                # the belief about the enemy piece there, followed back over its last move
+                known = guess.get(last_from if to == last_to else to)
                 if known is not None:
                     v, r = self._expected_attack(pos, frm, to, p, known, sign, score, win)
                     append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
                     continue
-            if q:
+            r = combat[p & 31][q & 31]
+            if gunjin and q & 31 == flag_kind:  # it fights with the piece behind it
                 r = pos.combat_result(frm, to)
-                if r == ATTACKER_WINS:
-                    if to == enemy_hq and p & 31 in occupiers:
-                        return win
-                    d = pst[p][to] - pst[p][frm] - pst[q][to]
-                elif r == BOTH_REMOVED:
-                    d = -pst[p][frm] - pst[q][to]
-                else:
-                    d = -pst[p][frm]
-                if not gunjin and q & 31 == flag_kind and r != DEFENDER_WINS:
-                    return win
-            else:
+            if r == ATTACKER_WINS:
                 if to == enemy_hq and p & 31 in occupiers:
                     return win
-                r = ATTACKER_WINS
-                d = pst[p][to] - pst[p][frm]
-                v = sign * (score + d) * fade
-                append((v + UNSTOPPABLE if to in zone else v, v, m, r))
-                continue
+                d = pst[p][to] - pst[p][frm] - pst[q][to]
+            elif r == BOTH_REMOVED:
+                d = -pst[p][frm] - pst[q][to]
+            else:
+                d = -pst[p][frm]
+            if not gunjin and q & 31 == flag_kind and r != DEFENDER_WINS:
+                return win
             v = sign * (score + d)
             # an upper bound: only a threat on the enemy flag can add to it
             append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
@@ -431,16 +437,6 @@ class Searcher:
                     return best
         return best
 
-    @staticmethod
-    def _believed(
-        pos: Position, to: int, guess: dict[int, list[tuple[int, float]]]
-    ) -> list[tuple[int, float]] | None:
-        """The belief about the enemy piece on `to` (None: known), following it back over
-        the opponent's last move."""
-        last = pos.last_move
-        start = last >> 6 if last & 63 == to and last >> 6 != to else to
-        return guess.get(start)
-
     def _expected_attack(
         self,
         pos: Position,
@@ -456,28 +452,34 @@ class Searcher:
         result in this world (for the checks that follow)."""
         board = pos.board
         pst = self.pst
+        row = pst[p]
+        attack = self.combat[p & 31]
+        flag_kind = self.flag_kind
+        gunjin = self.gunjin
+        takes_hq = gunjin and to == self.hq[(p >> 5) & 1 ^ 1] and p & 31 in pc.GUNJIN_OCCUPIERS
         saved = board[to]
         world = pos.combat_result(frm, to)
         total = 0.0
         for q, prob in believed:
-            board[to] = q
-            r = pos.combat_result(frm, to)
-            if not self.gunjin and q & 31 == self.flag_kind and r != DEFENDER_WINS:
-                total += prob * win
-                continue
+            kind = q & 31
+            r = attack[kind]
+            if kind == flag_kind:
+                if not gunjin:
+                    if r != DEFENDER_WINS:
+                        total += prob * win
+                        continue
+                else:  # a Gunjin flag fights with the piece behind it: ask the position
+                    board[to] = q
+                    r = pos.combat_result(frm, to)
             if r == ATTACKER_WINS:
-                d = pst[p][to] - pst[p][frm] - pst[q][to]
-                if (
-                    self.gunjin
-                    and to == self.hq[(p >> 5) & 1 ^ 1]
-                    and p & 31 in pc.GUNJIN_OCCUPIERS
-                ):
+                if takes_hq:
                     total += prob * win
                     continue
+                d = row[to] - row[frm] - pst[q][to]
             elif r == BOTH_REMOVED:
-                d = -pst[p][frm] - pst[q][to]
+                d = -row[frm] - pst[q][to]
             else:
-                d = -pst[p][frm]
+                d = -row[frm]
             total += prob * sign * (score + d)
         board[to] = saved
         return total, world
