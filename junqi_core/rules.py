@@ -232,19 +232,17 @@ class Position:
 
 
 _STRAIGHT_MOVES, _ENGINEER_MOVES = 1, 2  # road steps and straight railway runs; any rail path
-# Per colour, per piece int: how a face-up piece of that colour moves (0: it is not one,
-# or it never moves), so that move generation tests each square once.
-_MOVER_CLASS = tuple(
-    tuple(
-        0
-        if not p or p & FACE_AND_COLOUR != colour << 5 or p & KIND_MASK >= pc.LANDMINE
-        else _ENGINEER_MOVES
-        if p & KIND_MASK == pc.ENGINEER
-        else _STRAIGHT_MOVES
-        for p in range(128)
-    )
-    for colour in (0, 1)
-)
+
+
+def _mover_class(p: int, colour: int) -> int:
+    """How piece int p moves if it is a face-up piece of `colour` (0: it is not, or never moves)."""
+    if not p or p & FACE_AND_COLOUR != colour << 5 or p & KIND_MASK >= pc.LANDMINE:
+        return 0
+    return _ENGINEER_MOVES if p & KIND_MASK == pc.ENGINEER else _STRAIGHT_MOVES
+
+
+# Per colour, per piece int (so that move generation tests each square once).
+_MOVER_CLASS = tuple(tuple(_mover_class(p, colour) for p in range(128)) for colour in (0, 1))
 # Per colour, per piece int: a face-up piece of that colour (one the other side may attack).
 _FACE_UP_OF = tuple(
     tuple(bool(p) and p & FACE_AND_COLOUR == colour << 5 for p in range(128)) for colour in (0, 1)

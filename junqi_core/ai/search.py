@@ -390,8 +390,12 @@ class Searcher:
                     append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
                     continue
             r = combat[p & 31][q & 31]
-            if gunjin and q & 31 == flag_kind:  # it fights with the piece behind it
-                r = pos.combat_result(frm, to)
+            if q & 31 == flag_kind:
+                if not gunjin:
+                    if r != DEFENDER_WINS:
+                        return win
+                else:  # a Gunjin flag fights with the piece behind it: ask the position
+                    r = pos.combat_result(frm, to)
             if r == ATTACKER_WINS:
                 if to == enemy_hq and p & 31 in occupiers:
                     return win
@@ -400,8 +404,6 @@ class Searcher:
                 d = -pst[p][frm] - pst[q][to]
             else:
                 d = -pst[p][frm]
-            if not gunjin and q & 31 == flag_kind and r != DEFENDER_WINS:
-                return win
             v = sign * (score + d)
             # an upper bound: only a threat on the enemy flag can add to it
             append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
