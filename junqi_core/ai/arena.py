@@ -54,7 +54,9 @@ def play_game(variant: str, levels: tuple[str, str], seed: int, index: int) -> d
     result = game.result
     winner = None if result is None else result.winner
     score_a = 0.5 if winner is None else float(winner == a_seat)
+    extra = {"first_flag": first_flag(game, a_seat)} if variant == "blind" else {}
     return {
+        **extra,
         "index": index,
         "a_seat": a_seat,
         "score_a": score_a,
@@ -65,6 +67,19 @@ def play_game(variant: str, levels: tuple[str, str], seed: int, index: int) -> d
         "cpu_a": cpu_times[a_seat],
         "cpu_b": cpu_times[1 - a_seat],
     }
+
+
+def first_flag(game: Game, a_seat: int) -> str:
+    """Blind: the first flag turned face up, as "<owner> by <flipper>" (sides "A", "B"),
+    or "none".  Most Blind games are decided by it (see docs/strength.md)."""
+    flag_kind = game.position_class.flag_kind
+    side = {a_seat: "A", 1 - a_seat: "B"}
+    for entry in game.history:
+        if entry.frm is not None and entry.frm == entry.to and entry.mover & 31 == flag_kind:
+            owner = game.position.piece_owner(entry.mover)
+            if owner is not None:
+                return f"{side[owner]}'s flag, turned up by {side[entry.player]}"
+    return "none"
 
 
 def _job(args: tuple) -> dict:
@@ -121,6 +136,15 @@ def summary(variant: str, a: str, b: str, seed: int, results: list[dict]) -> str
     lines.append("  endings " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())))
     plies = [r["plies"] for r in results]
     lines.append(f"  plies mean {sum(plies) / max(1, n):.0f}, max {max(plies, default=0)}")
+    flags: dict[str, list[int]] = {}
+    for r in results:
+        if "first_flag" in r:
+            row = flags.setdefault(r["first_flag"], [0, 0, 0])
+            row[{1.0: 0, 0.5: 1, 0.0: 2}[r["score_a"]]] += 1
+    if flags:
+        lines.append("  first flag turned up               games   A wins  draws  losses")
+        for name, (w, d, lo) in sorted(flags.items()):
+            lines.append(f"    {name:<32} {w + d + lo:>5} {w:>8} {d:>6} {lo:>7}")
     for side, level in (("a", a), ("b", b)):
         for kind, label in (("cpu", "cpu "), ("times", "wall")):
             ts = [t for r in results for t in r[f"{kind}_{side}"]]
