@@ -4,6 +4,8 @@ Game i is played with seed `seed * 100_003 + i`; level A takes seat i % 2, so si
 alternate.  Players get only `views.view` and `views.event`, exactly as in the page.
 `--jobs` uses multiprocessing, imported only here and only when asked for.
 
+For Blind, results are also counted by the first flag turned face up.
+
 Think time is reported twice: CPU time of the process (`time.process_time`, unaffected by
 other programs on the machine) and wall time.  In the arena the players' wall-clock
 safety cap is driven by the CPU clock for the same reason; in the page it is wall time.
@@ -16,6 +18,7 @@ import time
 
 from junqi_core.game import PLAY, SETUP, Game
 from junqi_core.notation import move_text
+from junqi_core.pieces import KIND_MASK
 from junqi_core.players import make_player
 from junqi_core.record import layout_from_json
 from junqi_core.views import event, view
@@ -54,9 +57,7 @@ def play_game(variant: str, levels: tuple[str, str], seed: int, index: int) -> d
     result = game.result
     winner = None if result is None else result.winner
     score_a = 0.5 if winner is None else float(winner == a_seat)
-    extra = {"first_flag": first_flag(game, a_seat)} if variant == "blind" else {}
-    return {
-        **extra,
+    out = {
         "index": index,
         "a_seat": a_seat,
         "score_a": score_a,
@@ -67,15 +68,19 @@ def play_game(variant: str, levels: tuple[str, str], seed: int, index: int) -> d
         "cpu_a": cpu_times[a_seat],
         "cpu_b": cpu_times[1 - a_seat],
     }
+    if variant == "blind":
+        out["first_flag"] = first_flag(game, a_seat)
+    return out
 
 
 def first_flag(game: Game, a_seat: int) -> str:
-    """Blind: the first flag turned face up, as "<owner> by <flipper>" (sides "A", "B"),
-    or "none".  Most Blind games are decided by it (see docs/strength.md)."""
+    """Blind: whose flag was turned face up first and by whom ("A's flag, turned up by
+    B"), or "none".  It decides most Blind games (see docs/strength.md)."""
     flag_kind = game.position_class.flag_kind
     side = {a_seat: "A", 1 - a_seat: "B"}
     for entry in game.history:
-        if entry.frm is not None and entry.frm == entry.to and entry.mover & 31 == flag_kind:
+        flipped = entry.frm is not None and entry.frm == entry.to
+        if flipped and entry.mover & KIND_MASK == flag_kind:
             owner = game.position.piece_owner(entry.mover)
             if owner is not None:
                 return f"{side[owner]}'s flag, turned up by {side[entry.player]}"
