@@ -79,9 +79,9 @@ def first_flag(game: Game, a_seat: int) -> str:
     flag_kind = game.position_class.flag_kind
     side = {a_seat: "A", 1 - a_seat: "B"}
     for entry in game.history:
-        flipped = entry.frm is not None and entry.frm == entry.to
-        if flipped and entry.mover & KIND_MASK == flag_kind:
-            owner = game.position.piece_owner(entry.mover)
+        flipped = entry.extra.get("flipped", 0)  # the piece a flip showed (Game._play)
+        if flipped & KIND_MASK == flag_kind:
+            owner = game.position.piece_owner(flipped)
             if owner is not None:
                 return f"{side[owner]}'s flag, turned up by {side[entry.player]}"
     return "none"
