@@ -92,6 +92,8 @@ class Searcher:
         # enemy pieces it does not know are scored over its belief, not the world's truth
         self.my_colour = -1
         self.marginal: dict[int, list[tuple[int, float]]] = {}
+        # (move, attacker, belief square) -> that attack's terms in this world's tables
+        self._attack_terms: dict[int, tuple[float, float, float]] = {}
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
@@ -114,6 +116,7 @@ class Searcher:
         self.pst = pst
         self.value = values
         self.find_flags(pos)
+        self._attack_terms.clear()
 
     def find_flags(self, pos: Position) -> None:
         flags: list[int | None] = [None, None]
@@ -370,6 +373,7 @@ class Searcher:
         last_to = last & 63 if last_from != last & 63 else -1  # (a flip moved nothing)
         faded = sign * fade
         combat = self.combat
+        attack_terms = self._attack_terms
         for m in moves:
             frm = m >> 6
             to = m & 63
@@ -384,9 +388,19 @@ class Searcher:
                 continue
             if guess:
                 # the belief about the enemy piece there, followed back over its last move
-                known = guess.get(last_from if to == last_to else to)
+                where = last_from if to == last_to else to
+                known = guess.get(where)
                 if known is not None:
-                    v, r = self._expected_attack(pos, frm, to, p, known, sign, score, win)
+                    if gunjin:
+                        v, r = self._expected_attack(pos, frm, to, p, known, sign, score, win)
+                    else:
+                        key = (m << 7 | p) << 6 | where
+                        terms = attack_terms.get(key)
+                        if terms is None:
+                            terms = attack_terms[key] = self._junqi_attack_terms(p, frm, to, known)
+                        taken, other, gain = terms
+                        v = taken * win + sign * (other * score + gain)
+                        r = combat[p & 31][q & 31]
                     append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
                     continue
             r = combat[p & 31][q & 31]
@@ -485,6 +499,32 @@ class Searcher:
             total += prob * sign * (score + d)
         board[to] = saved
         return total, world
+
+    def _junqi_attack_terms(
+        self, p: int, frm: int, to: int, believed: list[tuple[int, float]]
+    ) -> tuple[float, float, float]:
+        """Classic: attacking an unknown piece, over what it may be, as (chance of taking
+        the flag, chance of anything else, mean table change of the rest), so that
+        `_expected_attack`'s value is `taken * win + sign * (other * score + gain)`."""
+        pst = self.pst
+        row = pst[p]
+        attack = self.combat[p & 31]
+        flag_kind = self.flag_kind
+        taken = other = gain = 0.0
+        for q, prob in believed:
+            r = attack[q & 31]
+            if q & 31 == flag_kind and r != DEFENDER_WINS:
+                taken += prob
+                continue
+            if r == ATTACKER_WINS:
+                d = row[to] - row[frm] - pst[q][to]
+            elif r == BOTH_REMOVED:
+                d = -row[frm] - pst[q][to]
+            else:
+                d = -row[frm]
+            other += prob
+            gain += prob * d
+        return taken, other, gain
 
     def root_values(
         self,
