@@ -9,6 +9,7 @@ Game-level matters (setup, offers, resignation, clocks, history) live in `game`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
 from junqi_core import pieces as pc
@@ -264,10 +265,22 @@ class JunqiPosition(Position):
         cls.attackable = tuple(s not in spec.camps for s in range(spec.size))
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
+        moves: list[Move] = []
+        self.generate(player, moves.append, moves.append)
+        return moves
+
+    def generate(
+        self,
+        player: int | None,
+        quiet: Callable[[Move], None],
+        attack: Callable[[Move], None],
+    ) -> None:
+        """Pass each legal move to `quiet` (onto an empty post) or `attack`: the search
+        scores the two kinds apart.  One list's `append` for both gives `legal_moves`."""
         if player is None:
             player = self.turn
         if self.swap < 0:
-            return []
+            return
         colour = player ^ self.swap
         mover_class = _MOVER_CLASS[colour]
         prey = _FACE_UP_OF[colour ^ 1]
@@ -277,8 +290,6 @@ class JunqiPosition(Position):
         rail_rays = self.rail_rays
         frozen = self.frozen
         attackable = self.attackable
-        moves: list[Move] = []
-        append = moves.append
         for frm, p in enumerate(board):
             mover = mover_class[p]
             if not mover or frozen[frm]:
@@ -286,8 +297,10 @@ class JunqiPosition(Position):
             base = frm << 6
             for t in road_steps[frm]:
                 q = board[t]
-                if not q or (prey[q] and attackable[t]):
-                    append(base | t)
+                if not q:
+                    quiet(base | t)
+                elif prey[q] and attackable[t]:
+                    attack(base | t)
             if mover == _ENGINEER_MOVES:
                 if not rail_neighbours[frm]:
                     continue
@@ -301,21 +314,20 @@ class JunqiPosition(Position):
                         seen.add(t)
                         q = board[t]
                         if not q:
-                            append(base | t)
+                            quiet(base | t)
                             frontier.append(t)
                         elif prey[q] and attackable[t]:
-                            append(base | t)
+                            attack(base | t)
             else:
                 for ray in rail_rays[frm]:
                     for t in ray:
                         q = board[t]
                         if not q:
-                            append(base | t)
+                            quiet(base | t)
                             continue
                         if prey[q] and attackable[t]:
-                            append(base | t)
+                            attack(base | t)
                         break
-        return moves
 
 
 class ClassicPosition(JunqiPosition):

@@ -83,6 +83,7 @@ class Searcher:
         self.variant = variant
         self.blind = variant == "blind"
         self.gunjin = variant == "gunjin"
+        self.classic = variant == "classic"
         self.pst = pst
         self.hang = hang
         # a one-ply searcher that still sees a capture of its flag two moves away
@@ -291,6 +292,17 @@ class Searcher:
         self._tick()
         if pos.decided is not None:
             return self.terminal(pos, ply)
+        if depth <= 1 and self.classic:
+            # the last ply takes moves onto empty posts apart (see `leaf`)
+            quiet: list[int] = []
+            attacks: list[int] = []
+            pos.generate(None, quiet.append, attacks.append)  # type: ignore[attr-defined]
+            if not quiet and not attacks:
+                return self._no_moves(pos, ply)
+            if pos.quiet >= pos.quiet_limit:
+                return 0.0
+            sign = 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
+            return self.leaf(pos, attacks, alpha, beta, score, ply, sign, False, quiet)
         moves = pos.legal_moves()
         can_flip = False
         if self.blind and moves and moves[0] >> 6 == moves[0] & 63:
@@ -339,12 +351,14 @@ class Searcher:
         ply: int,
         sign: float,
         can_flip: bool,
+        quiet_moves: list[int] | tuple[()] = (),
     ) -> float:
         """The last full-width ply: every move scored from its table delta, then the best
-        few (in order) checked for what the opponent could do at once."""
+        few (in order) checked for what the opponent could do at once.  `quiet_moves`
+        (Classic): moves known to go onto an empty post, scored without looking."""
         board = pos.board
         pst = self.pst
-        self.nodes += len(moves)
+        self.nodes += len(moves) + len(quiet_moves)
         colour = (pos.turn ^ pos.swap) & 1
         gunjin = self.gunjin
         flag_kind = self.flag_kind
@@ -374,6 +388,11 @@ class Searcher:
         faded = sign * fade
         combat = self.combat
         attack_terms = self._attack_terms
+        for m in quiet_moves:
+            to = m & 63
+            row = pst[board[m >> 6]]
+            v = faded * (score + (row[to] - row[m >> 6]))
+            append((v + UNSTOPPABLE if to in zone else v, v, m, ATTACKER_WINS))
         for m in moves:
             frm = m >> 6
             to = m & 63
