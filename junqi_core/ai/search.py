@@ -388,10 +388,14 @@ class Searcher:
         faded = sign * fade
         combat = self.combat
         attack_terms = self._attack_terms
-        for m in quiet_moves:
+        mover_at = -1
+        for m in quiet_moves:  # one piece's moves come together
+            if m >> 6 != mover_at:
+                mover_at = m >> 6
+                row = pst[board[mover_at]]
+                here = row[mover_at]
             to = m & 63
-            row = pst[board[m >> 6]]
-            v = faded * (score + (row[to] - row[m >> 6]))
+            v = faded * (score + (row[to] - here))
             append((v + UNSTOPPABLE if to in zone else v, v, m, ATTACKER_WINS))
         for m in moves:
             frm = m >> 6
