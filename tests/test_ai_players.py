@@ -251,6 +251,29 @@ def test_a_search_cut_short_by_its_budget_leaves_the_position_as_it_was(variant)
         assert (list(pos.board), pos.turn, pos.ply, pos.quiet, pos.height) == before
 
 
+def test_classic_last_ply_scores_moves_onto_empty_posts_apart_with_the_same_values():
+    """The search's last ply takes Classic's moves onto empty posts apart as they are
+    generated (`JunqiPosition.generate`); values and node counts must be those of the
+    moves given as one list."""
+    for seed, plies in ((5, 15), (31, 60), (77, 120)):
+        pos = random_game("classic", seed, plies).position
+        pst, values = junqi_tables("classic", flag_squares(pos), kinds_left(pos), Weights())
+        score = score_of(pos, pst)
+        sign = 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
+        quiet: list[int] = []
+        attacks: list[int] = []
+        pos.generate(None, quiet.append, attacks.append)
+        assert quiet and sorted(quiet + attacks) == sorted(pos.legal_moves())
+        for alpha, beta in ((-1e9, 1e9), (sign * score - 30, sign * score + 30)):
+            found = []
+            for moves, apart in ((pos.legal_moves(), ()), (attacks, quiet)):
+                searcher = Searcher("classic", pst, values=values)
+                searcher.find_flags(pos)
+                value = searcher.leaf(pos, moves, alpha, beta, score, 2, sign, False, apart)
+                found.append((value, searcher.nodes))
+            assert found[0] == found[1]
+
+
 def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters():
     board = BOARDS["gunjin"]
     guard_in_hq = 0

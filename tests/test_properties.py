@@ -13,6 +13,7 @@ from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import move_text, parse_position, position_text
 from junqi_core.pieces import FACE_DOWN
 from junqi_core.record import export_record, import_record
+from junqi_core.rules import is_flip
 from junqi_core.selfplay import random_game
 from junqi_core.views import view
 
@@ -90,6 +91,25 @@ def test_push_pop_and_position_text_round_trip(variant, seed, plies):
         position.pop()
         assert position_text(position) == text
         assert (position.height, position.last_move) == (mark, last)
+
+
+@SETTINGS
+@given(
+    variant=st.sampled_from(["classic", "blind"]),
+    seed=st.integers(0, 10**6),
+    plies=st.integers(0, 300),
+)
+def test_generate_tells_moves_onto_empty_posts_from_attacks(variant, seed, plies):
+    position = random_game(variant, seed, max_plies=plies).position
+    board = position.board
+    for player in (0, 1):
+        quiet: list[int] = []
+        attacks: list[int] = []
+        position.generate(player, quiet.append, attacks.append)
+        assert all(not board[m & 63] for m in quiet)
+        assert all(board[m & 63] and position.owner(m & 63) == 1 - player for m in attacks)
+        moves = [m for m in position.legal_moves(player) if not is_flip(m)]
+        assert sorted(quiet + attacks) == sorted(moves)
 
 
 @SETTINGS
