@@ -109,7 +109,9 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # walks into a camp next to a face-up flag, from where the capture cannot be stopped.
     # Its mistakes are careless flips: it moves its pieces as well as it can.
     ("blind", "easy"): {"hang": 0.8, "flag_watch": True, "careless_flips_only": True},
-    ("classic", "hard"): {"nodes": 330_000},
+    # Classic Hard: as many nodes as fit the page budget (p95 1.5 s in Pyodide); more
+    # nodes mean more sampled worlds, and that is what makes it stronger
+    ("classic", "hard"): {"nodes": 450_000},
     # Gunjin: a mine in the headquarters is the surest defence against occupation; an
     # occupier nothing can stop, and the Spy (the only answer to the Army General) kept
     # near home, are what decide its races
