@@ -110,7 +110,7 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # Its mistakes are careless flips: it moves its pieces as well as it can.
     ("blind", "easy"): {"hang": 0.8, "flag_watch": True, "careless_flips_only": True},
     # Classic Hard: as many nodes as fit the page budget (p95 1.5 s in Pyodide); more
-    # nodes mean more sampled worlds, and that is what makes it stronger
+    # nodes mean more sampled worlds, and it scored better with each rise in the budget
     ("classic", "hard"): {"nodes": 450_000},
     # Gunjin: a mine in the headquarters is the surest defence against occupation; an
     # occupier nothing can stop, and the Spy (the only answer to the Army General) kept
