@@ -292,29 +292,24 @@ class Searcher:
         self._tick()
         if pos.decided is not None:
             return self.terminal(pos, ply)
+        quiet: list[int] = []
         if depth <= 1 and self.classic:
             # the last ply takes moves onto empty posts apart (see `leaf`)
-            quiet: list[int] = []
-            attacks: list[int] = []
-            pos.generate(None, quiet.append, attacks.append)  # type: ignore[attr-defined]
-            if not quiet and not attacks:
-                return self._no_moves(pos, ply)
-            if pos.quiet >= pos.quiet_limit:
-                return 0.0
-            sign = 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
-            return self.leaf(pos, attacks, alpha, beta, score, ply, sign, False, quiet)
-        moves = pos.legal_moves()
+            moves: list[int] = []
+            pos.generate(None, quiet.append, moves.append)  # type: ignore[attr-defined]
+        else:
+            moves = pos.legal_moves()
         can_flip = False
         if self.blind and moves and moves[0] >> 6 == moves[0] & 63:
             can_flip = True
             moves = [m for m in moves if m >> 6 != m & 63]
-        if not moves and not can_flip:
+        if not moves and not quiet and not can_flip:
             return self._no_moves(pos, ply)
         if pos.quiet >= pos.quiet_limit:
             return 0.0
         sign = 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
         if depth <= 1:
-            return self.leaf(pos, moves, alpha, beta, score, ply, sign, can_flip)
+            return self.leaf(pos, moves, alpha, beta, score, ply, sign, can_flip, quiet)
         pst = self.pst
         scored = [(sign * self.delta(pos, pst, m), m) for m in moves]
         scored.sort(reverse=True)
