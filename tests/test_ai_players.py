@@ -14,6 +14,7 @@ from junqi_core import bridge
 from junqi_core import pieces as pc
 from junqi_core.ai.deploy import cpu_layout
 from junqi_core.ai.evaluate import (
+    WIN,
     Weights,
     flag_squares,
     gunjin_tables,
@@ -21,7 +22,7 @@ from junqi_core.ai.evaluate import (
     kinds_left,
     score_of,
 )
-from junqi_core.ai.search import NodeLimit, Searcher
+from junqi_core.ai.search import INF, NodeLimit, Searcher
 from junqi_core.deployment import DEPLOYMENTS
 from junqi_core.game import PLAY, Game, HistoryEntry
 from junqi_core.notation import move_text, parse_move
@@ -272,6 +273,91 @@ def test_classic_last_ply_scores_moves_onto_empty_posts_apart_with_the_same_valu
                 value = searcher.leaf(pos, moves, alpha, beta, score, 2, sign, False, apart)
                 found.append((value, searcher.nodes))
             assert found[0] == found[1]
+
+
+def attack_value(pos: Position, pst, m: int, q: int, score: float, sign: float, win: float):
+    """The attack m's static value were the piece it attacks q: playing it in that world,
+    a win if it ends the game, else the score's change added to `score`."""
+    board = pos.board
+    to = m & 63
+    own = board[to]
+    board[to] = q
+    before = score_of(pos, pst)
+    height = pos.height
+    pos.push(m)
+    value = win if pos.decided is not None else sign * (score + score_of(pos, pst) - before)
+    pos.pop_to(height)
+    board[to] = own
+    return value
+
+
+def attack_positions(variant: str):
+    """Positions from seeded random games; in Gunjin also one with a Major General (an
+    occupier) beside the enemy headquarters, an attack random games seldom reach."""
+    for seed in range(24):
+        pos = random_game(variant, seed, 30 + 12 * (seed % 12)).position
+        if pos.decided is None:
+            yield pos
+    if variant == "gunjin":
+        pos = random_game(variant, 0, 30).position
+        colour = (pos.turn ^ pos.swap) & 1
+        board = list(pos.board)
+        hq = BOARDS[variant].hqs[colour ^ 1][0]
+        for s in BOARDS[variant].neighbours[hq]:
+            board[s] = pc.piece(pc.G_MAJOR_GENERAL, colour)
+        yield type(pos)(board, pos.turn, pos.ply, pos.quiet, pos.swap)
+
+
+@pytest.mark.parametrize("variant", ("classic", "gunjin"))
+def test_last_ply_scores_an_attack_on_an_unknown_piece_over_what_it_may_be(variant):
+    """Hard's last ply values its attack on an enemy piece it does not know as the mean,
+    over its belief, of what the attack would do were the piece each kind: a win if it
+    takes the flag (Classic) or the headquarters (Gunjin), else the change in the score.
+    A Gunjin flag fights with the piece behind it.  Checked against playing the attack
+    in each such world; the checks after the static value (pieces left hanging, threats
+    on the flags) read the sampled world only, so they cancel in the difference from the
+    same attack scored with the world's own piece as the whole belief."""
+    rng = random.Random(3)
+    ply = 2
+    win = WIN - ply - 1
+    spec = POSITION_CLASSES[variant]
+    checked = 0
+    for pos in attack_positions(variant):
+        if variant == "gunjin":
+            pst, values = gunjin_tables(kinds_left(pos), Weights())
+        else:
+            pst, values = junqi_tables(variant, flag_squares(pos), kinds_left(pos), Weights())
+        score = score_of(pos, pst)
+        colour = (pos.turn ^ pos.swap) & 1
+        enemy = colour ^ 1
+        sign = 1.0 if colour == 0 else -1.0
+        enemy_hq = BOARDS[variant].hqs[enemy][0] if variant == "gunjin" else -1
+        for m in pos.legal_moves():
+            to = m & 63
+            own = pos.board[to]
+            if not own:
+                continue
+            kinds = [k.kind for k in spec.kinds if k.kind != spec.flag_kind]
+            believed = [(pc.piece(k, enemy), rng.random()) for k in rng.sample(kinds, 4)]
+            if to != enemy_hq:  # no Gunjin flag stands in a headquarters
+                believed.append((pc.piece(spec.flag_kind, enemy), 0.3))
+            total = sum(prob for _, prob in believed)
+            believed = [(q, prob / total) for q, prob in believed]
+            found = []
+            for belief in (believed, [(own, 1.0)]):
+                searcher = Searcher(variant, pst, values=values)
+                searcher.find_flags(pos)
+                searcher.my_colour = colour
+                # keyed where the piece stood at the root (before the reply that moved it)
+                searcher.marginal = {to: belief, pos.last_move >> 6: belief}
+                found.append(searcher.leaf(pos, [m], -INF, INF, score, ply, sign, False))
+            expected = sum(
+                prob * attack_value(pos, pst, m, q, score, sign, win) for q, prob in believed
+            ) - attack_value(pos, pst, m, own, score, sign, win)
+            text = move_text(BOARDS[variant], m)
+            assert found[0] - found[1] == pytest.approx(expected, abs=1e-6), text
+            checked += 1
+    assert checked >= 40
 
 
 def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters():

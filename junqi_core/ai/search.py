@@ -94,7 +94,7 @@ class Searcher:
         self.my_colour = -1
         self.marginal: dict[int, list[tuple[int, float]]] = {}
         # (move, attacker, belief square) -> that attack's terms in this world's tables
-        self._attack_terms: dict[int, tuple[float, float, float]] = {}
+        self._attack_terms: dict[int, tuple[float, float, float, float]] = {}
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
@@ -409,16 +409,18 @@ class Searcher:
                 where = last_from if to == last_to else to
                 known = guess.get(where)
                 if known is not None:
+                    key = (m << 7 | p) << 6 | where
+                    terms = attack_terms.get(key)
+                    if terms is None:
+                        terms = attack_terms[key] = self._attack_terms_over(p, frm, to, known)
+                    taken, other, gain, flag_chance = terms
+                    v = taken * win + sign * (other * score + gain)
+                    r = combat[p & 31][q & 31]
                     if gunjin:
-                        v, r = self._expected_attack(pos, frm, to, p, known, sign, score, win)
-                    else:
-                        key = (m << 7 | p) << 6 | where
-                        terms = attack_terms.get(key)
-                        if terms is None:
-                            terms = attack_terms[key] = self._junqi_attack_terms(p, frm, to, known)
-                        taken, other, gain = terms
-                        v = taken * win + sign * (other * score + gain)
-                        r = combat[p & 31][q & 31]
+                        if flag_chance:
+                            v += flag_chance * self._gunjin_flag_attack(pos, frm, to, sign, score)
+                        if q & 31 == flag_kind:
+                            r = pos.combat_result(frm, to)
                     append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
                     continue
             r = combat[p & 31][q & 31]
@@ -471,70 +473,35 @@ class Searcher:
                     return best
         return best
 
-    def _expected_attack(
-        self,
-        pos: Position,
-        frm: int,
-        to: int,
-        p: int,
-        believed: list[tuple[int, float]],
-        sign: float,
-        score: float,
-        win: float,
-    ) -> tuple[float, int]:
-        """Mean static value of attacking an unknown piece, over what it may be; also the
-        result in this world (for the checks that follow)."""
-        board = pos.board
+    def _attack_terms_over(
+        self, p: int, frm: int, to: int, believed: list[tuple[int, float]]
+    ) -> tuple[float, float, float, float]:
+        """Attacking an unknown piece, over what it may be, as (chance of winning at once,
+        chance of anything else, mean table change of the rest, chance of a Gunjin flag).
+        The attack's mean value is `taken * win + sign * (other * score + gain)`, plus the
+        flag's chance times `_gunjin_flag_attack`: these terms do not depend on the
+        position, so one world computes them once per move (a Gunjin flag's fight does)."""
         pst = self.pst
         row = pst[p]
         attack = self.combat[p & 31]
         flag_kind = self.flag_kind
         gunjin = self.gunjin
         takes_hq = gunjin and to == self.hq[(p >> 5) & 1 ^ 1] and p & 31 in pc.GUNJIN_OCCUPIERS
-        saved = board[to]
-        world = pos.combat_result(frm, to)
-        total = 0.0
+        taken = other = gain = flag_chance = 0.0
         for q, prob in believed:
             kind = q & 31
             r = attack[kind]
             if kind == flag_kind:
-                if not gunjin:
-                    if r != DEFENDER_WINS:
-                        total += prob * win
-                        continue
-                else:  # a Gunjin flag fights with the piece behind it: ask the position
-                    board[to] = q
-                    r = pos.combat_result(frm, to)
+                if gunjin:  # it fights with the piece behind it
+                    flag_chance += prob
+                    continue
+                if r != DEFENDER_WINS:
+                    taken += prob
+                    continue
             if r == ATTACKER_WINS:
                 if takes_hq:
-                    total += prob * win
+                    taken += prob
                     continue
-                d = row[to] - row[frm] - pst[q][to]
-            elif r == BOTH_REMOVED:
-                d = -row[frm] - pst[q][to]
-            else:
-                d = -row[frm]
-            total += prob * sign * (score + d)
-        board[to] = saved
-        return total, world
-
-    def _junqi_attack_terms(
-        self, p: int, frm: int, to: int, believed: list[tuple[int, float]]
-    ) -> tuple[float, float, float]:
-        """Classic: attacking an unknown piece, over what it may be, as (chance of taking
-        the flag, chance of anything else, mean table change of the rest), so that
-        `_expected_attack`'s value is `taken * win + sign * (other * score + gain)`."""
-        pst = self.pst
-        row = pst[p]
-        attack = self.combat[p & 31]
-        flag_kind = self.flag_kind
-        taken = other = gain = 0.0
-        for q, prob in believed:
-            r = attack[q & 31]
-            if q & 31 == flag_kind and r != DEFENDER_WINS:
-                taken += prob
-                continue
-            if r == ATTACKER_WINS:
                 d = row[to] - row[frm] - pst[q][to]
             elif r == BOTH_REMOVED:
                 d = -row[frm] - pst[q][to]
@@ -542,7 +509,26 @@ class Searcher:
                 d = -row[frm]
             other += prob
             gain += prob * d
-        return taken, other, gain
+        return taken, other, gain, flag_chance
+
+    def _gunjin_flag_attack(self, pos: Position, frm: int, to: int, sign: float, score: float):
+        """Static value of attacking `to` were it the enemy's Gunjin flag, whose strength is
+        that of the piece behind it in this position (never a win: no flag is in an HQ)."""
+        board = pos.board
+        p = board[frm]
+        flag = self.flag_kind | (board[to] & 32)
+        saved = board[to]
+        board[to] = flag
+        r = pos.combat_result(frm, to)
+        board[to] = saved
+        row = self.pst[p]
+        if r == ATTACKER_WINS:
+            d = row[to] - row[frm] - self.pst[flag][to]
+        elif r == BOTH_REMOVED:
+            d = -row[frm] - self.pst[flag][to]
+        else:
+            d = -row[frm]
+        return sign * (score + d)
 
     def root_values(
         self,
