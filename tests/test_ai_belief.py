@@ -10,6 +10,7 @@ from test_ai_support import game_with, layout_with, play, replay
 
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import Belief, BlindPool, Tracker, feasible
+from junqi_core.ai.prior import GUNJIN_LAYOUT_COUNTS, gunjin_prior, layout_counts
 from junqi_core.ai.tables import COUNTS, KIND_IDS, START_SQUARES, kinds_of
 from junqi_core.game import PLAY
 from junqi_core.notation import move_text
@@ -157,11 +158,13 @@ def test_sampled_worlds_replay_to_the_same_view(variant, seed):
         mine = view(game, me)
         tracker = Tracker(variant, me)
         tracker.update(mine)
-        belief = Belief(tracker)
-        assert not belief.relaxed
+        beliefs = [Belief(tracker)]
+        if variant == "gunjin":  # Hard's belief, weighed by how layouts usually look
+            beliefs.append(Belief(tracker, gunjin_prior(1 - me)))
+        assert not beliefs[0].relaxed
         ours = own_layout(tracker)
-        for _ in range(4):
-            world = belief.sample(rng)
+        for i in range(8):
+            world = beliefs[i % len(beliefs)].sample(rng)
             assert sorted(world.values()) == sorted(
                 k for k, n in COUNTS[variant].items() for _ in range(n)
             )
@@ -169,6 +172,35 @@ def test_sampled_worlds_replay_to_the_same_view(variant, seed):
             twin = replay(game, layouts)
             assert twin is not None, "a sampled world makes a played action illegal"
             assert view(twin, me) == mine
+
+
+def test_the_gunjin_prior_expects_a_mine_in_the_enemy_headquarters():
+    """Uniform sampling puts a mine in the HQ about 1 time in 11; most layouts keep one
+    there, and so does Hard's belief with the prior.  Facts still come first: a piece
+    that has moved is never sampled as a mine, prior or not."""
+    game = random_game("gunjin", 4, max_plies=0)
+    hq = game.board_spec.hqs[1][0]
+    tracker = Tracker("gunjin", 0)
+    tracker.update(view(game, 0))
+    rng = random.Random(1)
+    uniform = sum(Belief(tracker).sample(rng)[hq] == pc.MINE for _ in range(300))
+    weighed = sum(Belief(tracker, gunjin_prior(1)).sample(rng)[hq] == pc.MINE for _ in range(300))
+    assert uniform < 50 < 150 < weighed
+    for seed in range(12):
+        game = random_game("gunjin", seed, max_plies=60)
+        tracker = Tracker("gunjin", 0)
+        tracker.update(view(game, 0))
+        belief = Belief(tracker, gunjin_prior(1))
+        for _ in range(5):
+            world = belief.sample(rng)
+            assert not any(world[e] in (pc.MINE, pc.G_FLAG) for e in tracker.moved)
+
+
+def test_the_stored_gunjin_layout_counts_are_what_the_cpu_layouts_give():
+    """`GUNJIN_LAYOUT_COUNTS` is stored to save the page a second of drawing layouts; a
+    change to how the CPU deploys must be followed by `python -m junqi_core.ai.prior`."""
+    for player in (0, 1):
+        assert GUNJIN_LAYOUT_COUNTS[player] == layout_counts(player)
 
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])

@@ -300,8 +300,13 @@ def feasible(domains: dict[int, int], counts: dict[int, int]) -> bool:
 class Belief:
     """Sampling complete hidden assignments (Classic, Gunjin) from a tracker's facts."""
 
-    def __init__(self, tracker: Tracker | BoardTracker) -> None:
+    def __init__(
+        self, tracker: Tracker | BoardTracker, prior: dict[int, dict[int, float]] | None = None
+    ) -> None:
+        """`prior`, if given: identity -> kind -> weight, how likely each kind is there
+        before any fact (`prior.gunjin_prior`); without it every layout is as likely."""
         self.tracker = tracker
+        self.prior = prior or {}
         self.variant = tracker.variant
         self.counts = COUNTS[self.variant]
         dom = tracker.domains()
@@ -327,9 +332,10 @@ class Belief:
         """One assignment identity -> kind; counts exact, every fact respected.
 
         Identities are drawn most constrained first, each kind weighted by how many of it
-        are left; when an identity finds no kind left, an augmenting path moves others
-        to free one (so a draw never dead-ends when the facts are consistent).  Gunjin
-        flag facts are checked as the draw goes and again at the end."""
+        are left (times its prior weight there, if any); when an identity finds no kind
+        left, an augmenting path moves others to free one (so a draw never dead-ends when
+        the facts are consistent).  Gunjin flag facts are checked as the draw goes and
+        again at the end."""
         assignment: dict[int, int] | None = None
         for _ in range(tries):
             assignment = self._draw(rng)
@@ -341,6 +347,7 @@ class Belief:
 
     def _draw(self, rng: random.Random) -> dict[int, int] | None:
         options = self._options
+        prior = self.prior
         remaining = dict(self.counts)
         holders: dict[int, list[int]] = {k: [] for k in remaining}
         assignment: dict[int, int] = {}
@@ -376,13 +383,19 @@ class Belief:
         for e in order:
             opts = [k for k in options[e] if remaining[k] and self._flag_ok(e, k, assignment)]
             if opts:
-                total = sum(remaining[k] for k in opts)
-                r = rng.random() * total
-                for k in opts:
-                    r -= remaining[k]
+                weigh = prior.get(e)
+                if weigh is None:
+                    weights = [remaining[k] for k in opts]
+                else:
+                    weights = [remaining[k] * weigh[k] for k in opts]
+                r = rng.random() * sum(weights)
+                chosen = opts[-1]
+                for k, weight in zip(opts, weights, strict=True):
+                    r -= weight
                     if r < 0:
+                        chosen = k
                         break
-                take(e, k)
+                take(e, chosen)
                 continue
             ks = list(options[e])
             rng.shuffle(ks)

@@ -39,6 +39,7 @@ from junqi_core.ai.evaluate import (
     unstoppable,
     value_key,
 )
+from junqi_core.ai.prior import gunjin_prior
 from junqi_core.ai.search import INF, JUNQI_LINES, NodeLimit, Searcher, TimeUp
 from junqi_core.ai.tables import KIND_IDS, VALUES
 from junqi_core.notation import move_text, parse_move
@@ -66,6 +67,7 @@ class Level:
     hq_mine: float | None = None  # Gunjin: how often the HQ holds a mine (if not the guard's)
     flag_watch: bool = False  # a one-ply level that sees a flag capture two moves away
     fortified: bool = False  # deployment: every gate of the flag (Gunjin: the HQ) mined
+    deployment_prior: bool = False  # Gunjin: believe enemy layouts look like usual ones
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
@@ -116,8 +118,11 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # occupier nothing can stop, and the Spy (the only answer to the Army General) kept
     # near home, are what decide its races
     ("gunjin", "medium"): {"hq_mine": 1.0, "weights": {"rush": 1.0, "spy_home": 1.0}},
+    # Hard also expects the enemy's layout to look like the usual ones, above all a mine
+    # in the HQ (sampling every legal layout alike puts one there about 1 time in 11)
     ("gunjin", "hard"): {
         "hq_mine": 1.0,
+        "deployment_prior": True,
         "worlds": 30,
         "min_worlds": 4,
         "nodes": 200_000,
@@ -298,6 +303,8 @@ class CpuPlayer:
             self._tracker = None
             return Belief(BoardTracker(view, self.player))
         self._tracker = tracker
+        if self.settings.deployment_prior and self.variant == "gunjin":
+            return Belief(tracker, gunjin_prior(1 - self.player))
         return Belief(tracker)
 
     def _tables(self, world: Position):
