@@ -2,8 +2,9 @@
 
 A `CpuPlayer` is made from (variant, player seat, seed) and is given only the player's
 view dicts and events (`views.view`, `views.event`).  From the view it rebuilds what it
-may know (`belief`), samples complete worlds consistent with it, searches them (`search`)
-and averages.  In Blind it searches the one public position, flips being chance events.
+may know (`belief`), samples complete worlds consistent with it (Gunjin Hard: weighed by
+how layouts usually look, `prior`), searches them (`search`) and averages.  In Blind it
+searches the one public position, flips being chance events.
 
 Every decision is a pure function of (seed, view): the random generator is re-seeded
 from the seed and the ply for each decision, and search runs to fixed world/node budgets.
