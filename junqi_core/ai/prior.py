@@ -24,6 +24,9 @@ from junqi_core.topology import BOARDS
 
 SAMPLES = 400
 SEED = 12345
+# Each weight is squared: against Medium (seed 2026, 200 games) Gunjin Hard scored 60.5%
+# with no prior, 65.5% with the plain ratio and 70% with its square (docs/strength.md)
+SHARPNESS = 2.0
 
 
 def layout_counts(player: int) -> dict[str, tuple[int, ...]]:
@@ -46,14 +49,16 @@ def layout_counts(player: int) -> dict[str, tuple[int, ...]]:
 def gunjin_prior(player: int) -> dict[int, dict[int, float]]:
     """Start square -> kind -> weight for `player`'s pieces: how often the kind stands
     there in `SAMPLES` layouts, against the uniform expectation (one added to both, so
-    that no kind the rules allow is ruled out)."""
+    that no kind the rules allow is ruled out), to the power `SHARPNESS`."""
     index = BOARDS["gunjin"].index
     kinds = ALL_KINDS["gunjin"]
     counts = COUNTS["gunjin"]
     pieces = sum(counts.values())
     uniform = {k: SAMPLES * counts[k] / pieces + 1.0 for k in kinds}
     return {
-        index[name]: {k: (n + 1.0) / uniform[k] for k, n in zip(kinds, row, strict=True)}
+        index[name]: {
+            k: ((n + 1.0) / uniform[k]) ** SHARPNESS for k, n in zip(kinds, row, strict=True)
+        }
         for name, row in GUNJIN_LAYOUT_COUNTS[player].items()
     }
 
