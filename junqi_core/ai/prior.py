@@ -3,9 +3,9 @@
 Sampling worlds uniformly treats every layout the rules allow as equally likely.  Real
 layouts are not: most keep a mine in the headquarters (only a Plane or an Engineer clears
 it, and neither can occupy), so a uniform belief, which puts a mine there about one time
-in eleven, sends officers to die on it and leaves its own HQ to the opponent's.  Hard's
-belief weighs each kind on each start square by how often the CPU's own layouts put it
-there, against how often a uniform layout would.
+in eleven, sends officers to die on it.  Hard's belief weighs each kind on each start
+square by how often the CPU's own layouts put it there, against how often a uniform
+layout would (squared: `SHARPNESS`).
 
 The counts are of `SAMPLES` layouts per seat drawn from a fixed seed, mixing the ways the
 levels deploy (`layout_counts`).  They are stored (`GUNJIN_LAYOUT_COUNTS`) because drawing
