@@ -511,7 +511,9 @@ class Searcher:
             gain += prob * d
         return taken, other, gain, flag_chance
 
-    def _gunjin_flag_attack(self, pos: Position, frm: int, to: int, sign: float, score: float):
+    def _gunjin_flag_attack(
+        self, pos: Position, frm: int, to: int, sign: float, score: float
+    ) -> float:
         """Static value of attacking `to` were it the enemy's Gunjin flag, whose strength is
         that of the piece behind it in this position (never a win: no flag is in an HQ)."""
         board = pos.board
