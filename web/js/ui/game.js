@@ -474,9 +474,14 @@ export class GameScreen {
     this.app.say("");
     this.curtainSeat = seat;
     this.ui = "curtain";
-    this.view = { ...this.view, board: {}, history: [], lost: [{ count: 0, kinds: null }, { count: 0, kinds: null }] };
+    // Until the public view arrives: nothing of the last player's, and busy, so that the
+    // curtain cannot be opened on a view that is not the engine's.
+    this.view = { ...this.view, player: null, actions: [], board: {}, history: [],
+      lost: [{ count: 0, kinds: null }, { count: 0, kinds: null }] };
+    this.busy = true;
     this.render();
     const reply = await this.call({ op: "view", player: null });
+    this.busy = false;
     if (!reply.ok) return this.fail(reply);
     this.view = reply.view;
     this.render();
