@@ -120,13 +120,16 @@ VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
     # near home, are what decide its races
     ("gunjin", "medium"): {"hq_mine": 1.0, "weights": {"rush": 1.0, "spy_home": 1.0}},
     # Hard also expects the enemy's layout to look like the usual ones, above all a mine
-    # in the HQ (sampling every legal layout alike puts one there about 1 time in 11)
+    # in the HQ (sampling every legal layout alike puts one there about 1 time in 11).
+    # It looks four plies ahead, which beat three plies against Medium (docs/strength.md,
+    # stop 18); 600,000 nodes still buy all 30 worlds in most positions
     ("gunjin", "hard"): {
         "hq_mine": 1.0,
         "deployment_prior": True,
         "worlds": 30,
-        "min_worlds": 4,
-        "nodes": 200_000,
+        "depth": 4,
+        "min_worlds": 2,
+        "nodes": 600_000,
         "weights": {"rush": 1.0, "spy_home": 1.0},
     },
     ("blind", "hard"): {"depth": 4, "nodes": 90_000, "weights": {"fish": 1.0}},
