@@ -25,7 +25,7 @@ from junqi_core.rules import POSITION_CLASSES, Position, is_flip
 from junqi_core.topology import GUNJIN_TABLES, NORTH, SOUTH
 
 INF = 1e9
-CHECK_EVERY = 255  # nodes between wall-clock checks
+CHECK_EVERY = 256  # nodes between wall-clock checks
 THREAT = 0.5 * WIN  # a move that leaves the opponent an immediate win
 DANGER = 0.2 * WIN  # one that lets them set up a capture of the flag nothing can stop
 HANG = 0.8  # share of a piece's value lost when it can be taken at once
@@ -98,6 +98,9 @@ class Searcher:
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
+        # the node count at which the clock is read next: the last ply adds its moves in
+        # one step, so a test on `nodes` modulo CHECK_EVERY would miss most checks
+        self._next_check = CHECK_EVERY
         self.combat = cls.combat
         self.flag_kind = cls.flag_kind
         self.size = cls.spec.size
@@ -129,15 +132,14 @@ class Searcher:
         self.flags = flags
 
     def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.node_limit:
+        nodes = self.nodes + 1
+        self.nodes = nodes
+        if nodes > self.node_limit:
             raise NodeLimit
-        if (
-            self.deadline is not None
-            and not self.nodes & CHECK_EVERY
-            and self.clock() > self.deadline  # type: ignore[misc]
-        ):
-            raise TimeUp
+        if nodes >= self._next_check and self.deadline is not None:
+            self._next_check = nodes + CHECK_EVERY
+            if self.clock() > self.deadline:  # type: ignore[misc]
+                raise TimeUp
 
     @staticmethod
     def terminal(pos: Position, ply: int) -> float:
