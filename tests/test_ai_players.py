@@ -252,6 +252,25 @@ def test_a_search_cut_short_by_its_budget_leaves_the_position_as_it_was(variant)
         assert (list(pos.board), pos.turn, pos.ply, pos.quiet, pos.height) == before
 
 
+def stepped_clock(start: float, later: float):
+    """A clock that reads `start` once, then `later` for ever."""
+    readings = iter([start])
+    return lambda: next(readings, later)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_search_leaves_a_tenth_of_the_page_budget_for_the_reply(variant):
+    """The page times a move from request to reply, so the search must stop before the
+    budget (`time_cap`) runs out, with time left to build the reply."""
+    game = next(positions(variant, (30, 20)))  # the first of these still in play
+    actions = legal(game)
+    for elapsed, cut_short in ((0.89, False), (0.91, True)):
+        clock = stepped_clock(0.0, 0.5 * elapsed)  # `elapsed` of the budget at every check
+        player = LEVELS["medium"](variant, game.turn, 5, time_cap=0.5, clock=clock)
+        assert player.choose(view(game, game.turn), actions) in actions
+        assert player.last_info["timeout"] is cut_short
+
+
 def test_classic_last_ply_scores_moves_onto_empty_posts_apart_with_the_same_values():
     """The search's last ply takes Classic's moves onto empty posts apart as they are
     generated (`JunqiPosition.generate`); values and node counts must be those of the
