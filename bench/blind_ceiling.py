@@ -3,10 +3,11 @@
 In Blind nobody knows what a face-down piece is, so the first flag turned up (a coin
 toss between the two flags) decides most games (docs/strength.md).  This bench plays side
 A as a level that *cheats* in one respect only: it is told which face-down post holds its
-own flag and never turns that piece.  Everything else (search, evaluation, the odds it
-gives each flip) is the level as it is.  Its score against B is a ceiling for what
-saving one's own flag from one's own flips can buy, far above anything a fair player can
-do about it.  The cheat lives here only; the game's players never see the state.
+own flag, never turns that piece, and leaves its flag out of the odds of what any other
+flip shows.  Everything else (search, evaluation) is the level as it is.  No fair level
+can keep from turning up its own flag better than this one, so its gain over the level
+as it is bounds what doing so can buy.  The cheat lives here only; the game's players
+never see the state.
 
     python3 bench/blind_ceiling.py --a medium --b easy --games 200 --seeds 11 12 --jobs 2
 """
@@ -20,12 +21,25 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from junqi_core.ai import arena
+from junqi_core.ai.belief import BlindPool
 from junqi_core.game import Game
 from junqi_core.notation import move_text
-from junqi_core.pieces import FACE_DOWN, KIND_MASK
+from junqi_core.pieces import FACE_DOWN, KIND_MASK, piece
 from junqi_core.players import make_player
 
 _GAME: list[Game] = []  # the game being played in this process (one at a time)
+_TOLD: list[tuple[int, int]] = []  # (kind, colour) of the flag the choosing player was told
+_outcomes = BlindPool.outcomes
+
+
+def _outcomes_told(self: BlindPool) -> list[tuple[int, float]]:
+    """The odds of a flip, less the flag the choosing player knows is elsewhere."""
+    if not _TOLD or self.pool.get(_TOLD[0], 0) <= 0:
+        return _outcomes(self)
+    pool = dict(self.pool)
+    pool[_TOLD[0]] -= 1
+    total = sum(pool.values())
+    return [(piece(k, c), n / total) for (k, c), n in sorted(pool.items()) if n]
 
 
 class _WatchedGame(Game):
@@ -35,7 +49,8 @@ class _WatchedGame(Game):
 
 
 class _KnowsOwnFlag:
-    """A player that never turns its own flag, which it is told from the true state."""
+    """A player told from the true state where its own flag lies: it never turns it, and
+    leaves it out of the odds of every other flip."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
@@ -55,7 +70,11 @@ class _KnowsOwnFlag:
                     own_flag = move_text(game.board_spec, s << 6 | s)
                     if len(legal) > 1:
                         legal = [a for a in legal if a != own_flag]
-        return self.inner.choose(view, legal)
+                    _TOLD[:] = [(flag_kind, colour)]
+        try:
+            return self.inner.choose(view, legal)
+        finally:
+            _TOLD.clear()
 
 
 def main() -> int:
@@ -65,6 +84,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12, 13, 14, 2026])
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--keep-odds",
+        action="store_true",
+        help="only refuse to turn its flag; keep it in the odds of the other flips",
+    )
     args = parser.parse_args()
 
     def players(variant: str, level: str, player: int, seed: int = 0):
@@ -75,6 +99,8 @@ def main() -> int:
         return _KnowsOwnFlag(inner) if player == index % 2 else inner
 
     arena.Game = _WatchedGame  # type: ignore[misc]
+    if not args.keep_odds:
+        BlindPool.outcomes = _outcomes_told  # type: ignore[method-assign]
     arena.make_player = players  # type: ignore[assignment]
     every = []
     for seed in args.seeds:
