@@ -5,9 +5,9 @@ toss between the two flags) decides most games (docs/strength.md).  This bench p
 A as a level that *cheats* in one respect only: it is told which face-down post holds its
 own flag, never turns that piece, and leaves its flag out of the odds of what any other
 flip shows.  Everything else (search, evaluation) is the level as it is.  No fair level
-can keep from turning up its own flag better than this one, so its gain over the level
-as it is bounds what doing so can buy.  The cheat lives here only; the game's players
-never see the state.
+can know where its flag lies, so the cheat's gain is a generous estimate of what better
+flips could buy that level (not a proof: another search could score more).  The cheat
+lives here only; the game's players never see the state.
 
     python3 bench/blind_ceiling.py --a medium --b easy --games 200 --seeds 11 12 --jobs 2
 """
@@ -15,6 +15,7 @@ never see the state.
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from junqi_core.ai import arena
 from junqi_core.ai.belief import BlindPool
 from junqi_core.game import Game
 from junqi_core.notation import move_text
-from junqi_core.pieces import FACE_DOWN, KIND_MASK, piece
+from junqi_core.pieces import FACE_DOWN, KIND_MASK
 from junqi_core.players import make_player
 
 _GAME: list[Game] = []  # the game being played in this process (one at a time)
@@ -36,10 +37,11 @@ def _outcomes_told(self: BlindPool) -> list[tuple[int, float]]:
     """The odds of a flip, less the flag the choosing player knows is elsewhere."""
     if not _TOLD or self.pool.get(_TOLD[0], 0) <= 0:
         return _outcomes(self)
-    pool = dict(self.pool)
-    pool[_TOLD[0]] -= 1
-    total = sum(pool.values())
-    return [(piece(k, c), n / total) for (k, c), n in sorted(pool.items()) if n]
+    told = copy.copy(self)
+    told.pool = {key: n - (key == _TOLD[0]) for key, n in self.pool.items()}
+    told.pool = {key: n for key, n in told.pool.items() if n}
+    told.total = self.total - 1
+    return _outcomes(told)
 
 
 class _WatchedGame(Game):
@@ -71,6 +73,7 @@ class _KnowsOwnFlag:
                     if len(legal) > 1:
                         legal = [a for a in legal if a != own_flag]
                     _TOLD[:] = [(flag_kind, colour)]
+                    break
         try:
             return self.inner.choose(view, legal)
         finally:
