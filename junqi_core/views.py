@@ -76,6 +76,7 @@ def view(game: Game, player: int | None) -> dict:
         "offer_by": game.offer_by,
         "timeouts": list(game.timeouts),
         "actions": game.meta_actions(player) if player is not None else [],
+        "dests": dests(game, player),
         "result": (
             None
             if game.result is None
@@ -141,3 +142,21 @@ def legal_targets(game: Game, player: int, square: int) -> list[dict]:
         if frm == square and frm != to:
             out.append({"to": names[to], "attack": bool(board[to])})
     return out
+
+
+def dests(game: Game, player: int | None) -> dict | None:
+    """Every legal action of `player` if it is their turn (else None), so the page holds
+    no rules: {"moves": {from: [{to, attack}]}, "flips": [squares]}."""
+    if player is None or game.phase != PLAY or player != game.turn:
+        return None
+    names = game.board_spec.names
+    board = game.position.board
+    moves: dict[str, list[dict]] = {}
+    flips: list[str] = []
+    for move in game.legal_moves():
+        frm, to = move >> 6, move & 63
+        if frm == to:
+            flips.append(names[frm])
+        else:
+            moves.setdefault(names[frm], []).append({"to": names[to], "attack": bool(board[to])})
+    return {"moves": moves, "flips": flips}
