@@ -8,6 +8,7 @@ nothing.  Replies carry only what the requesting seat may know (see docs/api.md)
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +19,9 @@ from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import NotationError, move_text, parse_square
 from junqi_core.players import LEVELS, Player, make_player
 from junqi_core.record import RecordError, export_record, import_record, layout_from_json
-from junqi_core.rules import POSITION_CLASSES
 from junqi_core.selfplay import selfplay
+from junqi_core.text import quote
+from junqi_core.variants import VARIANT_IDS, RulesError, Variant, describe, find_variant
 from junqi_core.views import event, legal_targets, view
 
 API_VERSION = 1
@@ -60,6 +62,8 @@ def handle(request: str) -> str:
         reply = _error(error.code, str(error))
     except RecordError as error:
         reply = _error("bad_record", str(error))
+    except RulesError as error:
+        reply = _error(error.code, str(error))
     except Exception as error:  # the bridge must never let an exception reach the page
         reply = _error("internal", f"{type(error).__name__}: {error}")
     return json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
@@ -83,7 +87,7 @@ def _dispatch(request: str) -> dict:
     op = message.get("op")
     handler = OPS.get(op) if isinstance(op, str) else None
     if handler is None:
-        raise BridgeError("unknown_op", f"unknown op {op!r}; ops: {', '.join(sorted(OPS))}")
+        raise BridgeError("unknown_op", f"unknown op {quote(op)}; ops: {', '.join(sorted(OPS))}")
     return handler(message)
 
 
@@ -103,7 +107,8 @@ def _player(message: dict, key: str = "player", allow_public: bool = False) -> i
     value = message.get(key)
     if allow_public and value is None:
         return None
-    if value not in (0, 1) or isinstance(value, bool):
+    # exactly the ints 0 and 1: JSON 1.0, 0.0, -0.0 and true all compare equal to them
+    if type(value) is not int or value not in (0, 1):
         raise BridgeError(
             "bad_player",
             f"{key} must be 0 or 1" + (" (or null for the public view)" if allow_public else ""),
@@ -114,7 +119,7 @@ def _player(message: dict, key: str = "player", allow_public: bool = False) -> i
 def _session(message: dict) -> Session:
     game_id = message.get("game")
     if not isinstance(game_id, str) or game_id not in _sessions:
-        raise BridgeError("unknown_game", f"no game {game_id!r}")
+        raise BridgeError("unknown_game", f"no game {quote(game_id)}")
     return _sessions[game_id]
 
 
@@ -125,13 +130,20 @@ def _square(game: Game, message: dict, key: str) -> int:
         raise BridgeError("bad_square", str(error)) from None
 
 
-def _variant(message: dict) -> str:
+def _variant(message: dict) -> Variant:
+    """The rules a request names: `variant`, and optionally `preset` and `options`."""
     variant = message.get("variant")
-    if variant not in POSITION_CLASSES:
+    if not isinstance(variant, str) or variant not in VARIANT_IDS:
         raise BridgeError(
-            "unknown_variant", f"variant must be one of {', '.join(sorted(POSITION_CLASSES))}"
+            "unknown_variant",
+            f"variant must be one of {', '.join(VARIANT_IDS)} (got {quote(variant)})",
         )
-    return variant
+    return find_variant(variant, message.get("preset"), message.get("options"))
+
+
+def _seed(message: dict) -> int | None:
+    """An explicit seed (tests, records), or None: hidden things then come from secrets."""
+    return _int(message, "seed") if "seed" in message else None
 
 
 def _store(session: Session) -> str:
@@ -150,36 +162,49 @@ def op_version(message: dict) -> dict:
     return {
         "engine": __version__,
         "api": API_VERSION,
-        "variants": list(POSITION_CLASSES),
+        "variants": list(VARIANT_IDS),
         "levels": list(LEVELS),
     }
 
 
 def op_variants(message: dict) -> dict:
-    from junqi_core.variants import describe
+    """Every variant under its standard rules, with its options and presets."""
+    return {"variants": {v: describe(v) for v in VARIANT_IDS}}
 
-    return {"variants": {v: describe(v) for v in POSITION_CLASSES}}
+
+def op_describe(message: dict) -> dict:
+    """One variant under the rules the request names (e.g. a board without stations)."""
+    return {"description": describe(_variant(message))}
 
 
 def op_new_game(message: dict) -> dict:
+    # everything is checked before the game is stored: a refused request stores nothing
     variant = _variant(message)
-    seed = _int(message, "seed", 0)
+    seed = _seed(message)
+    viewer = _player(message, "viewer", allow_public=True)
     cpu = message.get("cpu", {})
     if not isinstance(cpu, dict) or not set(cpu) <= {"0", "1"}:
         raise BridgeError("bad_request", 'cpu must be an object like {"1": "medium"}')
     session = Session(Game(variant, seed=seed))
     for seat, level in sorted(cpu.items()):
-        try:
-            session.cpus[int(seat)] = make_player(variant, level, int(seat), seed * 2 + int(seat))
-        except ValueError as error:
-            raise BridgeError("bad_level", str(error)) from None
+        if not isinstance(level, str) or level not in LEVELS:
+            raise BridgeError(
+                "bad_level", f"unknown level {quote(level)}; levels: {', '.join(LEVELS)}"
+            )
+        # a CPU's layout and choices follow from its seed: without an explicit seed it is
+        # drawn from secrets, and no reply ever carries it
+        cpu_seed = secrets.randbits(62) if seed is None else seed * 2 + int(seat)
+        session.cpus[int(seat)] = make_player(variant, level, int(seat), cpu_seed)
     for seat, player in session.cpus.items():
         if session.game.deployment is not None:
             layout = layout_from_json(session.game, player.deploy(view(session.game, seat)))
             session.game.deploy(seat, layout)
     game_id = _store(session)
-    viewer = _player(message, "viewer", allow_public=True) if "viewer" in message else None
-    return {"game": game_id, "view": view(session.game, viewer)}
+    return {
+        "game": game_id,
+        "view": view(session.game, viewer),
+        "description": describe(variant),
+    }
 
 
 def op_view(message: dict) -> dict:
@@ -205,7 +230,7 @@ def _setup_op(change: Callable[[Game, int, dict], None]) -> Callable[[dict], dic
             raise BridgeError("cpu_seat", "that seat is played by the CPU")
         game = session.game
         if game.deployment is None:
-            raise BridgeError("no_setup", f"{game.variant} has no deployment")
+            raise BridgeError("no_setup", f"{game.variant.name} has no deployment")
         change(game, player, message)
         return {"view": view(game, player)}
 
@@ -213,7 +238,7 @@ def _setup_op(change: Callable[[Game, int, dict], None]) -> Callable[[dict], dic
 
 
 def _random(game: Game, player: int, message: dict) -> None:
-    game.set_draft(player, game.random_layout(player, _int(message, "seed", 0)))
+    game.set_draft(player, game.random_layout(player, _seed(message)))
 
 
 def _swap(game: Game, player: int, message: dict) -> None:
@@ -276,7 +301,7 @@ def op_cpu_act(message: dict) -> dict:
     legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
     choice = cpu.choose(view(game, seat), legal)
     if choice not in legal:
-        raise BridgeError("internal", f"the CPU chose an illegal action {choice!r}")
+        raise BridgeError("internal", f"the CPU chose an illegal action {quote(choice)}")
     entry = game.apply(seat, choice)
     _notify(session, entry)
     return _reply(session, [entry], viewer)
@@ -304,10 +329,10 @@ def op_record_export(message: dict) -> dict:
 
 
 def op_record_import(message: dict) -> dict:
+    viewer = _player(message, "viewer", allow_public=True)
     game = import_record(message.get("record"))
     game_id = _store(Session(game))
-    viewer = _player(message, "viewer", allow_public=True) if "viewer" in message else None
-    return {"game": game_id, "view": view(game, viewer)}
+    return {"game": game_id, "view": view(game, viewer), "description": describe(game.variant)}
 
 
 def op_selfplay(message: dict) -> dict:
@@ -325,6 +350,7 @@ def op_drop(message: dict) -> dict:
 OPS: dict[str, Callable[[dict], dict]] = {
     "version": op_version,
     "variants": op_variants,
+    "describe": op_describe,
     "new_game": op_new_game,
     "view": op_view,
     "legal": op_legal,

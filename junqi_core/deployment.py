@@ -6,6 +6,7 @@ have placement rules; Blind has none (all 50 pieces are shuffled face down).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -124,10 +125,13 @@ class DeploymentRules:
 
     def mirror(self, layout: Layout) -> Layout:
         """Left and right exchanged (every rule here is symmetric, so it stays legal)."""
-        return {MIRROR[self.board.id][s]: kind for s, kind in layout.items()}
+        table = mirror_table(self.board)
+        return {table[s]: kind for s, kind in layout.items()}
 
 
-def _mirror_table(board: Board) -> tuple[int, ...]:
+@functools.cache
+def mirror_table(board: Board) -> tuple[int, ...]:
+    """Per square, the square with left and right exchanged."""
     last = chr(ord("a") + board.files - 1)
 
     def flip(name: str) -> str:
@@ -138,15 +142,17 @@ def _mirror_table(board: Board) -> tuple[int, ...]:
     return tuple(board.index[flip(n)] for n in board.names)
 
 
-MIRROR = {b.id: _mirror_table(b) for b in (CLASSIC_BOARD, BLIND_BOARD, GUNJIN_BOARD)}
-
-
 # --- classic -------------------------------------------------------------------------------
 
 
-def _classic_rank(player: int, square: int) -> int:
-    rank = int(CLASSIC_BOARD.names[square][1:])
-    return rank if player == 0 else 13 - rank
+def _junqi_rank(board: Board) -> Callable[[int, int], int]:
+    names = board.names
+
+    def relative_rank(player: int, square: int) -> int:
+        rank = int(names[square][1:])
+        return rank if player == 0 else 13 - rank
+
+    return relative_rank
 
 
 def _classic_flag(kind: int, name: str, rel: int, square: int):
@@ -176,9 +182,16 @@ def _classic_bomb(kind: int, name: str, rel: int, square: int):
     return None
 
 
-CLASSIC_DEPLOYMENT = DeploymentRules(
-    CLASSIC_BOARD, pc.JUNQI_KINDS, [_classic_flag, _classic_mine, _classic_bomb], _classic_rank
-)
+def classic_deployment(board: Board, front_bombs: bool = False) -> DeploymentRules:
+    """Classic's placement rules on a board (with or without stations); `front_bombs`
+    is the rule option that lets Bombs start on the front rank."""
+    rules: list[PlacementRule] = [_classic_flag, _classic_mine]
+    if not front_bombs:
+        rules.append(_classic_bomb)
+    return DeploymentRules(board, pc.JUNQI_KINDS, rules, _junqi_rank(board))
+
+
+CLASSIC_DEPLOYMENT = classic_deployment(CLASSIC_BOARD)
 
 
 # --- gunjin --------------------------------------------------------------------------------
@@ -219,7 +232,13 @@ DEPLOYMENTS = {"classic": CLASSIC_DEPLOYMENT, "gunjin": GUNJIN_DEPLOYMENT}
 
 
 def blind_shuffle(seed: int) -> list[int]:
-    """The 50 pieces face down on the 50 non-camp posts, in an order fixed by the seed."""
+    """The 50 pieces face down on the 50 non-camp posts, in an order fixed by the seed
+    (tests and records; a game nobody may predict uses `blind_deal(secrets.SystemRandom())`)."""
+    return blind_deal(random.Random(seed))
+
+
+def blind_deal(rng: random.Random) -> list[int]:
+    """The 50 pieces face down on the 50 non-camp posts, shuffled by `rng`."""
     squares = [s for s in range(BLIND_BOARD.size) if s not in BLIND_BOARD.camps]
     bag = [
         pc.piece(k.kind, colour, face_down=True)
@@ -227,7 +246,7 @@ def blind_shuffle(seed: int) -> list[int]:
         for k in pc.JUNQI_KINDS
         for _ in range(k.count)
     ]
-    random.Random(seed).shuffle(bag)
+    rng.shuffle(bag)
     board = [0] * BLIND_BOARD.size
     for square, p in zip(squares, bag, strict=True):
         board[square] = p

@@ -8,16 +8,18 @@ that `Game.apply` returns.
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass, field
 
 from junqi_core import notation
-from junqi_core.deployment import DEPLOYMENTS, DeploymentRules, Layout, blind_shuffle
-from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, FACE_DOWN, piece
-from junqi_core.rules import PASS, POSITION_CLASSES, Move, Outcome, Position
+from junqi_core import pieces as pc
+from junqi_core.deployment import DeploymentRules, Layout, blind_deal
+from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, FACE_DOWN, KIND_MASK, piece
+from junqi_core.rules import PASS, Move, Outcome, Position
+from junqi_core.variants import RulesError, Variant, find_variant
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 OFFER_WAIT_PLIES = 10
-MAX_TIMEOUTS = 3
 META_ACTIONS = ("offer", "accept", "decline", "resign", "timeout")
 
 
@@ -47,14 +49,23 @@ class HistoryEntry:
 class Game:
     """One game of a variant, from deployment to the result."""
 
-    def __init__(self, variant: str, seed: int = 0) -> None:
-        if variant not in POSITION_CLASSES:
-            raise IllegalActionError("unknown_variant", f"unknown variant {variant!r}")
-        self.variant = variant
-        self.position_class: type[Position] = POSITION_CLASSES[variant]
-        self.board_spec = self.position_class.spec
+    def __init__(
+        self, variant: Variant | str, seed: int | None = None, deal: list[int] | None = None
+    ) -> None:
+        """A new game under `variant`'s rules (a Variant, or a variant id for its standard
+        rules).  `seed` fixes the Blind deal and the first drafts (tests, records); without
+        one they come from `secrets`, so nothing the players see can predict them.  A Blind
+        `deal` (face-down piece ints per post, as `deal` holds after the game) replays one."""
+        if isinstance(variant, str):
+            try:
+                variant = find_variant(variant)
+            except RulesError as error:
+                raise IllegalActionError(error.code, str(error)) from None
+        self.variant: Variant = variant
+        self.position_class: type[Position] = variant.position_class
+        self.board_spec = variant.board
         self.seed = seed
-        self.deployment: DeploymentRules | None = DEPLOYMENTS.get(variant)
+        self.deployment: DeploymentRules | None = variant.deployment
         self.layouts: list[Layout | None] = [None, None]
         # Setup: each player's layout being arranged before confirming (never shown to the other).
         self.drafts: list[Layout | None] = [None, None]
@@ -64,19 +75,27 @@ class Game:
         self.last_offer_ply: list[int | None] = [None, None]
         self.timeouts = [0, 0]
         self.removed: list[list[int]] = [[], []]  # piece ints each player lost, in order
-        self.draw_offers = variant == "classic"
+        # Rule option "flag shown when the Field Marshal falls": whose flag is shown.
+        self.flag_shown = [False, False]
+        self.draw_offers = variant.draw_offers
+        self.deal: list[int] | None = None
         if self.deployment is None:
             self.phase = PLAY
-            self.position = self.position_class(blind_shuffle(seed))
+            if deal is None:
+                deal = blind_deal(_rng(seed))
+            self.deal = list(deal)
+            self.position = self.position_class(self.deal)
         else:
             self.phase = SETUP
             self.position = self.position_class()
-            self.drafts = [self.random_layout(p, seed * 2 + p) for p in (0, 1)]
+            self.drafts = [
+                self.random_layout(p, None if seed is None else seed * 2 + p) for p in (0, 1)
+            ]
 
     @classmethod
     def from_position(cls, position: Position) -> Game:
         """A game already in play from a given position (tests, studies, bug reports)."""
-        game = cls(position.variant_id)
+        game = cls(position.variant, seed=0)
         game.phase = PLAY
         game.position = position
         game.layouts = [{}, {}]
@@ -86,9 +105,10 @@ class Game:
 
     # --- setup -----------------------------------------------------------------------------
 
-    def random_layout(self, player: int, seed: int) -> Layout:
+    def random_layout(self, player: int, seed: int | None = None) -> Layout:
+        """A random legal layout: from `seed` if given, else from fresh `secrets`."""
         assert self.deployment is not None
-        return self.deployment.random_layout(player, random.Random(seed))
+        return self.deployment.random_layout(player, _rng(seed))
 
     def set_draft(self, player: int, layout: Layout) -> None:
         """Replace a player's draft layout (must be legal; refused otherwise, unchanged)."""
@@ -185,10 +205,21 @@ class Game:
             entry.result = position.combat_result(frm, to)
         position.push(move)
         if entry.result and entry.result != ATTACKER_WINS:
-            self.removed[position.piece_owner(mover)].append(mover)
+            self._lose_piece(mover, entry)
         if entry.result and entry.result != DEFENDER_WINS:
-            self.removed[position.piece_owner(target)].append(target)
+            self._lose_piece(target, entry)
         return self._finish_ply(entry)
+
+    def _lose_piece(self, p: int, entry: HistoryEntry) -> None:
+        owner = self.position.piece_owner(p)
+        self.removed[owner].append(p)
+        if (
+            self.variant.flag_shown_on_marshal
+            and p & KIND_MASK == pc.FIELD_MARSHAL
+            and not self.flag_shown[owner]
+        ):
+            self.flag_shown[owner] = True
+            entry.extra.setdefault("flag_shown", []).append((owner, self.flag_square(owner)))
 
     def _finish_ply(self, entry: HistoryEntry) -> HistoryEntry:
         if self.offer_by is not None and self.offer_by != entry.player:
@@ -222,7 +253,7 @@ class Game:
             entry.action = "timeout"
             self.timeouts[player] += 1
             self.position.push(PASS)
-            if self.timeouts[player] >= MAX_TIMEOUTS:
+            if self.timeouts[player] >= self.variant.max_timeouts:
                 self.history.append(entry)
                 self._end(Outcome(1 - player, "timeouts"))
             else:
@@ -232,7 +263,7 @@ class Game:
     def _meta_refusal(self, player: int, name: str) -> str:
         if name == "offer":
             if not self.draw_offers:
-                return f"draw offers are not part of {self.variant}"
+                return f"draw offers are not part of {self.variant.name}"
             if self.offer_by is not None:
                 return "a draw offer is already pending"
             if self.phase != PLAY:
@@ -260,6 +291,19 @@ class Game:
         if player not in (0, 1) or isinstance(player, bool):
             raise IllegalActionError("bad_player", "player must be 0 or 1")
 
+    def flag_square(self, player: int) -> int | None:
+        """Where a player's flag stands (None once it is gone)."""
+        flag = piece(self.variant.flag_kind, self.position.colour_of(player) or 0)
+        for square, p in enumerate(self.position.board):
+            if p and p & ~FACE_DOWN == flag:
+                return square
+        return None
+
     def actions_text(self) -> list[str]:
         """Every applied action in notation, in order (what a record stores)."""
         return [entry.action for entry in self.history]
+
+
+def _rng(seed: int | None) -> random.Random:
+    """A generator fixed by `seed`, or one nobody can predict (`secrets`) without one."""
+    return secrets.SystemRandom() if seed is None else random.Random(seed)

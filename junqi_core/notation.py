@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from junqi_core.pieces import COLOUR_BIT, FACE_DOWN, KIND_MASK, PieceKind, piece
-from junqi_core.rules import PASS, POSITION_CLASSES, Move, Position, encode_move
+from junqi_core.rules import PASS, Move, Position, encode_move
+from junqi_core.text import quote
 from junqi_core.topology import Board
+from junqi_core.variants import OPTIONS, RulesError, Variant, find_variant
 
 
 class NotationError(ValueError):
@@ -13,7 +17,7 @@ class NotationError(ValueError):
 
 def parse_square(board: Board, name: str) -> int:
     if not isinstance(name, str) or name not in board.index:
-        raise NotationError(f"no square {name!r} on the {board.id} board")
+        raise NotationError(f"no square {quote(name)} on the {board.id} board")
     return board.index[name]
 
 
@@ -37,20 +41,55 @@ def parse_move(board: Board, text: str) -> Move:
         return encode_move(square, square)
     frm, sep, to = text.partition("-")
     if not sep:
-        raise NotationError(f"bad move {text!r}: expected 'from-to' such as 'c3-c4'")
+        raise NotationError(f"bad move {quote(text)}: expected 'from-to' such as 'c3-c4'")
     a, b = parse_square(board, frm), parse_square(board, to)
     if a == b:
-        raise NotationError(f"bad move {text!r}: from and to are the same square")
+        raise NotationError(f"bad move {quote(text)}: from and to are the same square")
     return encode_move(a, b)
 
 
 # --- position text ---------------------------------------------------------------------
 #
-# "<variant> <ranks> <side> <quiet> <ply> <colours>", ranks from the top (highest rank)
-# down, separated by '/'.  A piece is its letter, upper case for colour 0 (Red, Gunjin's
-# player 1), lower case for colour 1; '?' before it marks it face down (Blind); a digit
-# counts empty posts.  Classic stations form their own row between ranks 7 and 6.
+# "<variant> <ranks> <side> <quiet> <ply> <colours> [<rules>]", ranks from the top
+# (highest rank) down, separated by '/'.  A piece is its letter, upper case for colour 0
+# (Red, Gunjin's player 1), lower case for colour 1; '?' before it marks it face down
+# (Blind); a digit counts empty posts.  Classic stations form their own row between ranks 7 and 6.
 # <colours> is the colour player 0 plays: 'r', 'b', or '-' (Blind, before the first flip).
+# <rules>, only when some rule option differs from the standard rules: the options that
+# differ, as 'option=value' joined by ',' (e.g. 'flag_shown=true,stations=false').
+
+
+def rules_text(variant: Variant) -> str:
+    """The options of `variant` that differ from the defaults ('' for standard rules)."""
+    parts = []
+    for option in OPTIONS[variant.id]:
+        value = variant.options[option.id]
+        if value != option.default:
+            parts.append(f"{option.id}={str(value).lower() if isinstance(value, bool) else value}")
+    return ",".join(parts)
+
+
+def parse_rules(variant_id: str, text: str) -> Variant:
+    """Inverse of `rules_text`; raises NotationError."""
+    options: dict[str, Any] = {}
+    known = {o.id: o for o in OPTIONS.get(variant_id, ())}
+    for part in text.split(",") if text else []:
+        key, sep, raw = part.partition("=")
+        option = known.get(key)
+        if not sep or option is None:
+            raise NotationError(f"bad rule option {part!r}")
+        value = next((c for c in option.choices if _choice_text(c) == raw), None)
+        if value is None:
+            raise NotationError(f"bad value {raw!r} for rule option {key!r}")
+        options[key] = value
+    try:
+        return find_variant(variant_id, None, options)
+    except RulesError as error:
+        raise NotationError(str(error)) from None
+
+
+def _choice_text(choice: Any) -> str:
+    return str(choice).lower() if isinstance(choice, bool) else str(choice)
 
 
 def _rows(board: Board) -> list[list[int]]:
@@ -85,16 +124,18 @@ def position_text(position: Position) -> str:
             out.append(str(empty))
         rows.append("".join(out))
     colours = "-" if position.swap < 0 else "rb"[position.swap]
-    return " ".join(
-        [
-            position.variant_id,
-            "/".join(rows),
-            str(position.turn),
-            str(position.quiet),
-            str(position.ply),
-            colours,
-        ]
-    )
+    fields = [
+        position.variant_id,
+        "/".join(rows),
+        str(position.turn),
+        str(position.quiet),
+        str(position.ply),
+        colours,
+    ]
+    rules = rules_text(position.variant)  # type: ignore[arg-type]
+    if rules:
+        fields.append(rules)
+    return " ".join(fields)
 
 
 def parse_position(text: str) -> Position:
@@ -102,12 +143,13 @@ def parse_position(text: str) -> Position:
     if not isinstance(text, str):
         raise NotationError("a position is a string")
     fields = text.split()
-    if len(fields) != 6:
-        raise NotationError("a position has 6 fields: variant ranks side quiet ply colours")
-    variant, ranks, side, quiet, ply, colours = fields
-    cls = POSITION_CLASSES.get(variant)
-    if cls is None:
-        raise NotationError(f"unknown variant {variant!r}")
+    if len(fields) not in (6, 7):
+        raise NotationError(
+            "a position has 6 fields (variant ranks side quiet ply colours) and maybe rules"
+        )
+    variant, ranks, side, quiet, ply, colours = fields[:6]
+    rules = parse_rules(variant, fields[6] if len(fields) == 7 else "")
+    cls = rules.position_class
     board = cls.spec
     letters = _letters(cls.kinds)
     rows = _rows(board)
@@ -127,7 +169,7 @@ def parse_position(text: str) -> Position:
                 i = j
                 continue
             if ch == "?":
-                if variant != "blind":
+                if not rules.has_flips:
                     raise NotationError("only blind positions have face-down pieces")
                 hidden = True
                 i += 1
@@ -150,6 +192,6 @@ def parse_position(text: str) -> Position:
     if colours not in ("r", "b", "-"):
         raise NotationError("colours: 'r' or 'b' (the colour of player 0), or '-' in blind")
     swap = -1 if colours == "-" else "rb".index(colours)
-    if variant != "blind" and swap != 0:
+    if not rules.has_flips and swap != 0:
         raise NotationError("in classic and gunjin player 0 plays colour 0 ('r')")
     return cls(cells, turn=int(side), ply=int(ply), quiet=int(quiet), swap=swap)

@@ -131,17 +131,30 @@ GUNJIN_KINDS: tuple[PieceKind, ...] = (
     PieceKind(G_FLAG, "flag", "Flag", "F", "軍旗", 1, None, movable=False),
 )
 
-# Pieces whose entry into the enemy HQ wins the game.
+# Pieces whose entry into the enemy HQ wins the game: generals and field officers, and
+# under the "any officer occupies" rule option the company officers too.
 GUNJIN_OCCUPIERS = frozenset(
     {ARMY_GENERAL, LIEUTENANT_GENERAL, G_MAJOR_GENERAL, G_COLONEL, LIEUTENANT_COLONEL, G_MAJOR}
 )
+GUNJIN_OFFICERS = GUNJIN_OCCUPIERS | {G_CAPTAIN, FIRST_LIEUTENANT, SECOND_LIEUTENANT}
 
 
-def _gunjin_table() -> tuple[tuple[int, ...], ...]:
-    """Outcomes between movers and against a mine.  A flag defends with the strength of the
-    piece behind it, so rules.py looks up `table[attacker][piece_behind]` instead."""
+def gunjin_table(
+    tank_clears_mines: bool = False,
+    plane_clears_mines: bool = True,
+    engineer_beats_tank: bool = False,
+    spy_wins_defending: bool = True,
+) -> tuple[tuple[int, ...], ...]:
+    """Outcomes between movers and against a mine, under the Gunjin rule options (the
+    defaults are the standard rules).  A flag defends with the strength of the piece
+    behind it, so rules.py looks up `table[attacker][piece_behind]` instead."""
     table = [[0] * 32 for _ in range(32)]
     movers = [k.kind for k in GUNJIN_KINDS if k.movable]
+    clears = {G_ENGINEER}
+    if plane_clears_mines:
+        clears.add(PLANE)
+    if tank_clears_mines:
+        clears.add(TANK)
     for a in movers:
         for d in movers:
             if a == d:
@@ -149,13 +162,15 @@ def _gunjin_table() -> tuple[tuple[int, ...], ...]:
             elif a == SPY and d == ARMY_GENERAL:
                 result = ATTACKER_WINS
             elif a == ARMY_GENERAL and d == SPY:
-                result = DEFENDER_WINS
+                result = DEFENDER_WINS if spy_wins_defending else ATTACKER_WINS
+            elif engineer_beats_tank and {a, d} == {G_ENGINEER, TANK}:
+                result = ATTACKER_WINS if a == G_ENGINEER else DEFENDER_WINS
             else:
                 result = ATTACKER_WINS if a < d else DEFENDER_WINS
             table[a][d] = result
-        table[a][MINE] = ATTACKER_WINS if a in (PLANE, G_ENGINEER) else BOTH_REMOVED
+        table[a][MINE] = ATTACKER_WINS if a in clears else BOTH_REMOVED
         table[a][G_FLAG] = ATTACKER_WINS  # a flag with no own piece behind loses to all
     return tuple(tuple(row) for row in table)
 
 
-GUNJIN_COMBAT = _gunjin_table()
+GUNJIN_COMBAT = gunjin_table()

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from junqi_core.deployment import DEPLOYMENTS
-from junqi_core.topology import BOARDS
+from junqi_core.text import quote
+from junqi_core.variants import Variant, find_variant
 
 
 class Player(Protocol):
@@ -36,15 +36,16 @@ class RandomPlayer:
 
     level = "random"
 
-    def __init__(self, variant: str, player: int, seed: int = 0) -> None:
+    def __init__(self, variant: Variant, player: int, seed: int = 0) -> None:
         self.variant = variant
         self.player = player
         self.rng = random.Random(seed)
 
     def deploy(self, view: dict) -> dict[str, str]:
-        rules = DEPLOYMENTS[self.variant]
+        rules = self.variant.deployment
+        assert rules is not None
         kinds = {k.kind: k.id for k in rules.kinds}
-        names = BOARDS[self.variant].names
+        names = self.variant.board.names
         layout = rules.random_layout(self.player, self.rng)
         return {names[s]: kinds[k] for s, k in layout.items()}
 
@@ -67,10 +68,12 @@ def _cpu_levels() -> dict[str, type]:
 LEVELS: dict[str, type] = {"random": RandomPlayer, **_cpu_levels()}
 
 
-def make_player(variant: str, level: str, player: int, seed: int = 0) -> Player:
-    """A CPU player of the given level; raises ValueError for an unknown level."""
-    try:
-        cls = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}") from None
+def make_player(variant: Variant | str, level: str, player: int, seed: int = 0) -> Player:
+    """A CPU player of the given level for `variant`'s rules (a Variant, or a variant id
+    for its standard rules); raises ValueError for an unknown level."""
+    if isinstance(variant, str):
+        variant = find_variant(variant)
+    cls = LEVELS.get(level) if isinstance(level, str) else None
+    if cls is None:
+        raise ValueError(f"unknown level {quote(level)}; levels: {', '.join(LEVELS)}")
     return cls(variant, player, seed)

@@ -60,6 +60,8 @@ class Position:
     """Board, side to move and counters; variants override move generation and combat."""
 
     variant_id: ClassVar[str]
+    # The `variants.Variant` these rules belong to (set when the Variant is built).
+    variant: ClassVar[object]
     spec: ClassVar[Board]
     kinds: ClassVar[tuple[PieceKind, ...]]
     combat: ClassVar[tuple[tuple[int, ...], ...]]
@@ -364,6 +366,42 @@ class BlindPosition(JunqiPosition):
         self.quiet = 0
 
 
+class GuardedFlagBlindPosition(BlindPosition):
+    """Blind under the "Engineer takes the flag" option: a flag may be attacked only by
+    an Engineer, and only once every Landmine of the flag's colour has left the board."""
+
+    __slots__ = ()
+
+    def generate(
+        self,
+        player: int | None,
+        quiet: Callable[[Move], None],
+        attack: Callable[[Move], None],
+    ) -> None:
+        board = self.board
+
+        def guarded(move: Move) -> None:
+            target = board[move & 63]
+            if target & KIND_MASK == pc.FLAG and (
+                board[move >> 6] & KIND_MASK != pc.ENGINEER or self.mines_left(target & COLOUR_BIT)
+            ):
+                return
+            attack(move)
+
+        super().generate(player, quiet, guarded)
+
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        moves = [s << 6 | s for s, p in enumerate(self.board) if p & FACE_DOWN]
+        self.generate(player, moves.append, moves.append)
+        return moves
+
+    def mines_left(self, colour_bits: int) -> bool:
+        """Whether a Landmine of that colour (face up or down) is still on the board."""
+        return any(
+            p & KIND_MASK == pc.LANDMINE and p & COLOUR_BIT == colour_bits for p in self.board
+        )
+
+
 # ---------------------------------------------------------------------------------------
 # Gunjin Shogi
 
@@ -376,6 +414,10 @@ class GunjinPosition(Position):
     flag_kind = pc.G_FLAG
     tables = GUNJIN_TABLES
     enemy_hq = (GUNJIN_BOARD.hqs[1][0], GUNJIN_BOARD.hqs[0][0])
+    # Rule options: which pieces win by entering the enemy HQ, and whether the flag
+    # fights with the strength of its own piece behind it (else it loses to everything).
+    occupiers: ClassVar[frozenset[int]] = pc.GUNJIN_OCCUPIERS
+    flag_behind: ClassVar[bool] = True
     __slots__ = ()
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
@@ -436,7 +478,7 @@ class GunjinPosition(Position):
         board = self.board
         target = board[to]
         defender = target & KIND_MASK
-        if defender == pc.G_FLAG:
+        if defender == pc.G_FLAG and self.flag_behind:
             # The flag fights with the strength of its own piece directly behind it.
             behind = self.tables.behind[(target >> 5) & 1][to]
             if behind is not None:
@@ -452,7 +494,7 @@ class GunjinPosition(Position):
         self._check_occupation(to, mover)
 
     def _check_occupation(self, to: int, mover: int) -> None:
-        if to == self.enemy_hq[self.turn] and mover & KIND_MASK in pc.GUNJIN_OCCUPIERS:
+        if to == self.enemy_hq[self.turn] and mover & KIND_MASK in self.occupiers:
             self.decided = Outcome(self.turn, "occupation")
 
     def _flag_removed(self, mover: int) -> None:
@@ -466,6 +508,17 @@ class GunjinPosition(Position):
 
 for _cls in (ClassicPosition, BlindPosition):
     _cls._tables()
+
+
+def derive_position_class(base: type[Position], name: str, **rules: object) -> type[Position]:
+    """A subclass of `base` with some class-level rule data replaced (a board, a combat
+    table, frozen squares, a quiet limit...).  Rule options become data, so the move
+    generator stays the same code with the same speed."""
+    cls = type(name, (base,), {"__slots__": (), **rules})
+    if issubclass(cls, JunqiPosition):
+        cls._tables()
+    return cls  # type: ignore[return-value]
+
 
 POSITION_CLASSES: dict[str, type[Position]] = {
     cls.variant_id: cls for cls in (ClassicPosition, BlindPosition, GunjinPosition)

@@ -165,8 +165,12 @@ def _straight_rays(
 
 CLASSIC_BOARD, _CLASSIC_LINES = _junqi_board("classic", with_stations=True)
 BLIND_BOARD, _BLIND_LINES = _junqi_board("blind", with_stations=False)
+# Classic played on the 60-post board (the "no front stations" rule option): the same
+# geometry as Blind's, but a board of its own so that messages name the right game.
+CLASSIC60_BOARD, _CLASSIC60_LINES = _junqi_board("classic", with_stations=False)
 CLASSIC_RAIL_RAYS = _straight_rays(CLASSIC_BOARD, _CLASSIC_LINES)
 BLIND_RAIL_RAYS = _straight_rays(BLIND_BOARD, _BLIND_LINES)
+CLASSIC60_RAIL_RAYS = _straight_rays(CLASSIC60_BOARD, _CLASSIC60_LINES)
 
 
 # ---------------------------------------------------------------------------------------

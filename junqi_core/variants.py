@@ -1,60 +1,550 @@
-"""The variant registry: one entry per variant, and its description for the page."""
+"""Variants: one `Variant` object owns everything a game's rules are.
+
+A Variant holds the board, the pieces, the combat table, the deployment rules, the
+position class and every rule flag, for one variant under one set of rule options.
+Everything above this module (game, views, notation, records, the bridge, the CPU)
+asks the Variant instead of testing a variant's name.
+
+Rule options (docs/rules.md, "Rule options") are data: `find_variant(id, preset,
+options)` normalises them and builds (once, then caches) a Variant whose position class
+carries the changed tables.  The default options of each variant are exactly the
+standard rules, so a plain `find_variant("classic")` plays as before.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from junqi_core.deployment import DEPLOYMENTS
-from junqi_core.pieces import OUTCOME_NAMES
-from junqi_core.rules import POSITION_CLASSES, Position
-from junqi_core.topology import Board
+from junqi_core import pieces as pc
+from junqi_core.deployment import (
+    CLASSIC_DEPLOYMENT,
+    GUNJIN_DEPLOYMENT,
+    DeploymentRules,
+    classic_deployment,
+)
+from junqi_core.pieces import OUTCOME_NAMES, PieceKind
+from junqi_core.rules import (
+    BlindPosition,
+    ClassicPosition,
+    GuardedFlagBlindPosition,
+    GunjinPosition,
+    Position,
+    derive_position_class,
+)
+from junqi_core.text import quote
+from junqi_core.topology import CLASSIC60_BOARD, CLASSIC60_RAIL_RAYS, Board
+
+MAX_TIMEOUTS = 3  # the third time-out of a player loses the game (every variant)
+
+
+class RulesError(ValueError):
+    """Rules that cannot be played: an unknown variant, preset or option, or a bad value.
+    `code` is machine-readable (`unknown_variant`, `unknown_preset`, `bad_option`)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
-class Variant:
+class RuleOption:
+    """One rule a player may change.  Booleans have choices (False, True)."""
+
     id: str
     name: str
-    position_class: type[Position]
-    has_setup: bool
-    draw_offers: bool
-    hq_frozen: bool
+    description: str
+    choices: tuple[Any, ...]
+    default: Any
+    choice_names: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        boolean = self.choices == (False, True)
+        out = {
+            "id": self.id,
+            "name": self.name,
+            "description": self.description,
+            "type": "bool" if boolean else "choice",
+            "choices": list(self.choices),
+            "default": self.default,
+        }
+        if self.choice_names:
+            out["choice_names"] = list(self.choice_names)
+        return out
+
+    def check(self, value: Any) -> Any:
+        # bool is an int in Python: never let True stand for 1 or 1 for True
+        for choice in self.choices:
+            if type(choice) is type(value) and choice == value:
+                return choice
+        allowed = ", ".join(str(c).lower() if isinstance(c, bool) else str(c) for c in self.choices)
+        raise RulesError(
+            "bad_option", f"option {self.id!r} takes one of: {allowed} (got {quote(value)})"
+        )
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name: str
+    description: str
+    options: Mapping[str, Any]
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "description": self.description,
+            "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """One variant under one set of rule options (built by `find_variant`)."""
+
+    id: str  # "classic", "blind" or "gunjin"
+    family: str  # "junqi" (classic, blind) or "gunjin": what the CPU's strategy keys on
+    name: str
     side_names: tuple[str, str]
+    position_class: type[Position]
+    deployment: DeploymentRules | None  # None: no setup (Blind deals face down)
+    options: Mapping[str, Any]  # every option of the variant, with its value
+    preset: str | None  # the preset these options equal (None: customised)
+    draw_offers: bool
+    hq_frozen: bool  # pieces standing in a headquarters never move
+    public_face_up: bool  # face-up pieces are known to both players (Blind)
+    flag_shown_on_marshal: bool  # a player's flag is shown once their Marshal is gone
+    flag_behind: bool  # Gunjin: the flag fights with the piece behind it
+    flag_capture_ends: bool  # taking the flag wins (Junqi); in Gunjin it does not
+    guarded_flag: bool  # Blind: only an Engineer takes the flag, once its mines are gone
+    occupiers: frozenset[int] = field(default_factory=frozenset)  # Gunjin HQ occupiers
+    max_timeouts: int = MAX_TIMEOUTS
 
     @property
     def board(self) -> Board:
         return self.position_class.spec
 
+    @property
+    def kinds(self) -> tuple[PieceKind, ...]:
+        return self.position_class.kinds
 
-VARIANTS: dict[str, Variant] = {
-    "classic": Variant(
-        "classic", "Classic Junqi", POSITION_CLASSES["classic"], True, True, True, ("Red", "Blue")
+    @property
+    def combat(self) -> tuple[tuple[int, ...], ...]:
+        return self.position_class.combat
+
+    @property
+    def flag_kind(self) -> int:
+        return self.position_class.flag_kind
+
+    @property
+    def has_setup(self) -> bool:
+        return self.deployment is not None
+
+    @property
+    def has_flips(self) -> bool:
+        return self.deployment is None
+
+    @property
+    def quiet_limit(self) -> int:
+        return self.position_class.quiet_limit
+
+    @property
+    def is_default(self) -> bool:
+        return self is find_variant(self.id)
+
+    def rules_json(self) -> dict:
+        """What a record or a view stores about the rules: enough to rebuild them."""
+        return {"variant": self.id, "preset": self.preset, "options": dict(self.options)}
+
+    def __repr__(self) -> str:
+        return f"<Variant {self.id} {self.preset or dict(self.options)}>"
+
+
+# --- options and presets per variant --------------------------------------------------------
+
+QUIET_NAMES = {100: "100 plies", 80: "80 plies", 70: "70 plies", 60: "60 plies"}
+
+CLASSIC_OPTIONS = (
+    RuleOption(
+        "flag_shown",
+        "Flag shown when the Field Marshal falls",
+        "Once a player's Field Marshal is removed, that player's flag is shown to both.",
+        (False, True),
+        False,
     ),
-    "blind": Variant(
-        "blind",
-        "Blind Junqi",
-        POSITION_CLASSES["blind"],
-        False,
-        False,
-        False,
-        ("First player", "Second player"),
-    ),
-    "gunjin": Variant(
-        "gunjin",
-        "Gunjin Shogi",
-        POSITION_CLASSES["gunjin"],
+    RuleOption(
+        "stations",
+        "Front stations",
+        "Three stations on the front line where pieces may stop; without them the board "
+        "has 60 posts and files a, c and e cross the front directly.",
+        (False, True),
         True,
+    ),
+    RuleOption(
+        "hq_frozen",
+        "Headquarters pieces stay",
+        "A piece in a headquarters never moves; off, it moves like any other.",
+        (False, True),
+        True,
+    ),
+    RuleOption(
+        "quiet_limit",
+        "Draw without combat after",
+        "The game is drawn after this many plies in a row with no combat.",
+        (100, 70, 60),
+        100,
+        tuple(QUIET_NAMES[n] for n in (100, 70, 60)),
+    ),
+    RuleOption(
+        "front_bombs",
+        "Bombs on the front rank",
+        "Bombs may start on the front rank.",
+        (False, True),
         False,
+    ),
+)
+
+BLIND_OPTIONS = (
+    RuleOption(
+        "quiet_limit",
+        "Draw without flips or attacks after",
+        "The game is drawn after this many plies in a row with neither a flip nor an attack.",
+        (80, 100),
+        80,
+        tuple(QUIET_NAMES[n] for n in (80, 100)),
+    ),
+    RuleOption(
+        "hq_frozen",
+        "Headquarters pieces stay",
+        "A piece in a headquarters never moves; off (the default), it may leave.",
+        (False, True),
         False,
-        ("Player 1", "Player 2"),
+    ),
+    RuleOption(
+        "flag_capture",
+        "Who takes the flag",
+        "Any piece may take a face-up flag, or only an Engineer once all three Landmines "
+        "of the flag's colour are gone.",
+        ("any", "engineer_after_mines"),
+        "any",
+        ("Any piece", "An Engineer, after the mines"),
+    ),
+)
+
+GUNJIN_OPTIONS = (
+    RuleOption(
+        "tank_vs_mine",
+        "Tank against a Mine",
+        "Whether a Tank that attacks a Mine is removed with it or clears it and moves in.",
+        ("both_removed", "tank_wins"),
+        "both_removed",
+        ("Both removed", "The Tank clears it"),
+    ),
+    RuleOption(
+        "plane_clears_mines",
+        "Planes clear Mines",
+        "A Plane that attacks a Mine clears it and moves in; off, both are removed.",
+        (False, True),
+        True,
+    ),
+    RuleOption(
+        "engineer_beats_tank",
+        "Engineers beat Tanks",
+        "An Engineer beats a Tank, attacking or defending.",
+        (False, True),
+        False,
+    ),
+    RuleOption(
+        "spy_wins_defending",
+        "The Spy also wins defending",
+        "The Spy beats the Army General when it attacks and when it is attacked; off, "
+        "only when it attacks.",
+        (False, True),
+        True,
+    ),
+    RuleOption(
+        "occupiers",
+        "Who wins by entering the enemy HQ",
+        "Generals and field officers (Major and up), or every officer down to Second Lieutenant.",
+        ("field_officers", "all_officers"),
+        "field_officers",
+        ("Major and up", "Every officer"),
+    ),
+    RuleOption(
+        "flag_behind",
+        "The flag fights with the piece behind it",
+        "The flag defends with the strength of its own piece directly behind it; off, "
+        "it loses to every attacker.",
+        (False, True),
+        True,
+    ),
+)
+
+OPTIONS: dict[str, tuple[RuleOption, ...]] = {
+    "classic": CLASSIC_OPTIONS,
+    "blind": BLIND_OPTIONS,
+    "gunjin": GUNJIN_OPTIONS,
+}
+
+DEFAULT_PRESET = "standard"
+
+PRESETS: dict[str, tuple[Preset, ...]] = {
+    "classic": (
+        Preset(
+            "standard",
+            "Standard",
+            "Three front stations; HQ pieces stay; flags stay hidden; draw after 100 quiet plies.",
+            {},
+        ),
+        Preset(
+            "chinese",
+            "Chinese sites",
+            "No front stations, and a player's flag is shown once their Field Marshal falls.",
+            {"flag_shown": True, "stations": False},
+        ),
+        Preset(
+            "open",
+            "Open play",
+            "HQ pieces may move, Bombs may start on the front rank, draw after 70 quiet plies.",
+            {"hq_frozen": False, "front_bombs": True, "quiet_limit": 70},
+        ),
+    ),
+    "blind": (
+        Preset(
+            "standard",
+            "Standard",
+            "Any piece takes a face-up flag; HQ pieces may leave; draw after 80 quiet plies.",
+            {},
+        ),
+        Preset(
+            "engineer_flag",
+            "Engineer takes the flag",
+            "Only an Engineer takes the flag, once its three mines are gone; HQ pieces stay.",
+            {"flag_capture": "engineer_after_mines", "hq_frozen": True},
+        ),
+        Preset(
+            "long",
+            "Long game",
+            "As standard, but the draw comes after 100 quiet plies.",
+            {"quiet_limit": 100},
+        ),
+    ),
+    "gunjin": (
+        Preset(
+            "standard",
+            "Standard",
+            "Planes and Engineers clear Mines; the flag fights with the piece behind it.",
+            {},
+        ),
+        Preset(
+            "tanks",
+            "Armoured",
+            "Tanks clear Mines, but Engineers beat Tanks.",
+            {"tank_vs_mine": "tank_wins", "engineer_beats_tank": True},
+        ),
+        Preset(
+            "simple",
+            "Simple",
+            "The flag has no strength of its own; the Spy wins only when it attacks; any "
+            "officer may occupy the HQ.",
+            {"flag_behind": False, "spy_wins_defending": False, "occupiers": "all_officers"},
+        ),
     ),
 }
 
 
-def find_variant(name: str) -> Variant:
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise ValueError(f"unknown variant {name!r}; variants: {', '.join(VARIANTS)}") from None
+# --- building a Variant ----------------------------------------------------------------------
+
+
+def _classic(options: Mapping[str, Any]) -> dict:
+    base = ClassicPosition
+    rules: dict[str, Any] = {}
+    deployment = CLASSIC_DEPLOYMENT
+    if not options["stations"]:
+        rules.update(spec=CLASSIC60_BOARD, rail_rays=CLASSIC60_RAIL_RAYS)
+    board = rules.get("spec", base.spec)
+    if not options["hq_frozen"] or "spec" in rules:
+        hqs = board.hqs[0] + board.hqs[1] if options["hq_frozen"] else ()
+        rules["frozen"] = tuple(s in hqs for s in range(board.size))
+    if options["quiet_limit"] != base.quiet_limit:
+        rules["quiet_limit"] = options["quiet_limit"]
+    if board is not base.spec or options["front_bombs"]:
+        deployment = classic_deployment(board, front_bombs=options["front_bombs"])
+    return {
+        "family": "junqi",
+        "name": "Classic Junqi",
+        "side_names": ("Red", "Blue"),
+        "position_class": _derive(base, rules, options),
+        "deployment": deployment,
+        "draw_offers": True,
+        "hq_frozen": options["hq_frozen"],
+        "public_face_up": False,
+        "flag_shown_on_marshal": options["flag_shown"],
+        "flag_behind": False,
+        "flag_capture_ends": True,
+        "guarded_flag": False,
+    }
+
+
+def _blind(options: Mapping[str, Any]) -> dict:
+    guarded = options["flag_capture"] == "engineer_after_mines"
+    base = GuardedFlagBlindPosition if guarded else BlindPosition
+    rules: dict[str, Any] = {}
+    if options["hq_frozen"]:
+        hqs = base.spec.hqs[0] + base.spec.hqs[1]
+        rules["frozen"] = tuple(s in hqs for s in range(base.spec.size))
+    if options["quiet_limit"] != base.quiet_limit:
+        rules["quiet_limit"] = options["quiet_limit"]
+    return {
+        "family": "junqi",
+        "name": "Blind Junqi",
+        "side_names": ("First player", "Second player"),
+        "position_class": _derive(base, rules, options, always=guarded),
+        "deployment": None,
+        "draw_offers": False,
+        "hq_frozen": options["hq_frozen"],
+        "public_face_up": True,
+        "flag_shown_on_marshal": False,
+        "flag_behind": False,
+        "flag_capture_ends": True,
+        "guarded_flag": guarded,
+    }
+
+
+def _gunjin(options: Mapping[str, Any]) -> dict:
+    base = GunjinPosition
+    combat = pc.gunjin_table(
+        tank_clears_mines=options["tank_vs_mine"] == "tank_wins",
+        plane_clears_mines=options["plane_clears_mines"],
+        engineer_beats_tank=options["engineer_beats_tank"],
+        spy_wins_defending=options["spy_wins_defending"],
+    )
+    occupiers = (
+        pc.GUNJIN_OFFICERS if options["occupiers"] == "all_officers" else pc.GUNJIN_OCCUPIERS
+    )
+    rules: dict[str, Any] = {}
+    if combat != base.combat:
+        rules["combat"] = combat
+    if occupiers != base.occupiers:
+        rules["occupiers"] = occupiers
+    if options["flag_behind"] != base.flag_behind:
+        rules["flag_behind"] = options["flag_behind"]
+    return {
+        "family": "gunjin",
+        "name": "Gunjin Shogi",
+        "side_names": ("Player 1", "Player 2"),
+        "position_class": _derive(base, rules, options),
+        "deployment": GUNJIN_DEPLOYMENT,
+        "draw_offers": False,
+        "hq_frozen": False,
+        "public_face_up": False,
+        "flag_shown_on_marshal": False,
+        "flag_behind": options["flag_behind"],
+        "flag_capture_ends": False,
+        "guarded_flag": False,
+        "occupiers": occupiers,
+    }
+
+
+def _derive(
+    base: type[Position], rules: dict, options: Mapping[str, Any], always: bool = False
+) -> type[Position]:
+    """The base class itself for its own rules; else a subclass carrying the changes
+    (a Variant needs its own class to point back to it, so derive whenever the options
+    are not the defaults)."""
+    defaults = all(options[o.id] == o.default for o in OPTIONS[base.variant_id])
+    if defaults and not rules and not always:
+        return base
+    suffix = "_".join(f"{k}-{v}" for k, v in sorted(options.items()))
+    return derive_position_class(base, f"{base.__name__}[{suffix}]", **rules)
+
+
+BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict]] = {
+    "classic": _classic,
+    "blind": _blind,
+    "gunjin": _gunjin,
+}
+VARIANT_IDS = tuple(BUILDERS)
+
+
+def normalise_options(
+    variant_id: str, preset: str | None = None, options: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Every option of the variant with its value: defaults, then the preset's, then the
+    explicit `options` (a preset is where customising starts).  Raises RulesError."""
+    if not isinstance(variant_id, str) or variant_id not in BUILDERS:
+        raise RulesError(
+            "unknown_variant",
+            f"unknown variant {quote(variant_id)}; variants: {', '.join(VARIANT_IDS)}",
+        )
+    known = {o.id: o for o in OPTIONS[variant_id]}
+    values = {o.id: o.default for o in OPTIONS[variant_id]}
+    if preset is not None:
+        presets = {p.id: p for p in PRESETS[variant_id]}
+        if not isinstance(preset, str) or preset not in presets:
+            raise RulesError(
+                "unknown_preset",
+                f"{variant_id} has no preset {quote(preset)}; presets: {', '.join(presets)}",
+            )
+        values.update(presets[preset].options)
+    if options is not None:
+        if not isinstance(options, Mapping):
+            raise RulesError("bad_option", "options must be an object {option: value}")
+        for key, value in options.items():
+            if key not in known:
+                raise RulesError(
+                    "bad_option",
+                    f"{variant_id} has no option {quote(key)}; options: {', '.join(known)}",
+                )
+            values[key] = known[key].check(value)
+    return values
+
+
+def find_variant(
+    variant_id: str, preset: str | None = None, options: Mapping[str, Any] | None = None
+) -> Variant:
+    """The Variant for these rules (the same object every time for the same rules)."""
+    values = normalise_options(variant_id, preset, options)
+    return _build(variant_id, tuple(sorted(values.items())))
+
+
+def variant_from_rules(rules: Any) -> Variant:
+    """The Variant a `rules_json()` dict names (records, saved games); RulesError if not."""
+    if not isinstance(rules, Mapping) or not set(rules) <= {"variant", "preset", "options"}:
+        raise RulesError("bad_option", "rules are an object {variant, preset, options}")
+    variant = find_variant(rules.get("variant"), None, rules.get("options"))
+    preset = rules.get("preset")
+    if preset is not None and preset != variant.preset:
+        raise RulesError(
+            "bad_option",
+            f"the options given are not those of the preset {quote(preset)}",
+        )
+    return variant
+
+
+@functools.cache
+def _build(variant_id: str, values: tuple[tuple[str, Any], ...]) -> Variant:
+    options = dict(values)
+    preset = next(
+        (p.id for p in PRESETS[variant_id] if normalise_options(variant_id, p.id) == options),
+        None,
+    )
+    variant = Variant(
+        id=variant_id, options=options, preset=preset, **BUILDERS[variant_id](options)
+    )
+    cls = variant.position_class
+    if cls.__dict__.get("variant") is None:
+        cls.variant = variant
+    return variant
+
+
+VARIANTS: dict[str, Variant] = {v: find_variant(v) for v in VARIANT_IDS}
+
+
+# --- the page's description ------------------------------------------------------------------
 
 
 def _square_type(board: Board, square: int) -> str:
@@ -67,17 +557,19 @@ def _square_type(board: Board, square: int) -> str:
     return "post"
 
 
-def describe(variant_id: str) -> dict:
-    """Everything the page needs to draw the board and explain the pieces (all public)."""
-    variant = find_variant(variant_id)
+def describe(variant: Variant | str) -> dict:
+    """Everything the page needs to draw the board and explain the pieces and rules of
+    one variant under its options (all public)."""
+    if isinstance(variant, str):
+        variant = find_variant(variant)
     board = variant.board
-    cls = variant.position_class
     names = board.names
-    movers = [k for k in cls.kinds if k.movable]
+    movers = [k for k in variant.kinds if k.movable]
     combat = {
-        a.id: {d.id: OUTCOME_NAMES[cls.combat[a.kind][d.kind]] for d in cls.kinds} for a in movers
+        a.id: {d.id: OUTCOME_NAMES[variant.combat[a.kind][d.kind]] for d in variant.kinds}
+        for a in movers
     }
-    if variant_id == "gunjin":
+    if variant.flag_behind:
         for row in combat.values():
             row["flag"] = "behind"  # the flag fights with the strength of the piece behind it
     return {
@@ -115,14 +607,24 @@ def describe(variant_id: str) -> dict:
                 "rank": k.rank,
                 "movable": k.movable,
             }
-            for k in cls.kinds
+            for k in variant.kinds
         ],
         "combat": combat,
         "rules": {
             "setup": variant.has_setup,
+            "flips": variant.has_flips,
             "draw_offers": variant.draw_offers,
             "hq_frozen": variant.hq_frozen,
-            "quiet_limit": cls.quiet_limit,
+            "quiet_limit": variant.quiet_limit,
+            "max_timeouts": variant.max_timeouts,
+            "flag_shown_on_marshal": variant.flag_shown_on_marshal,
+            "guarded_flag": variant.guarded_flag,
+            "occupiers": sorted(k.id for k in variant.kinds if k.kind in variant.occupiers),
+            "preset": variant.preset,
+            "values": dict(variant.options),
         },
-        "deployment": variant_id in DEPLOYMENTS,
+        "deployment": variant.has_setup,
+        "options": [o.to_json() for o in OPTIONS[variant.id]],
+        "presets": [p.to_json() for p in PRESETS[variant.id]],
+        "default_preset": DEFAULT_PRESET,
     }

@@ -1,16 +1,106 @@
-"""What one player may know (RULES.md section 4), as JSON-ready dicts.
+"""What one player may know (docs/rules.md, "Information"), as JSON-ready dicts.
 
 This is the only door from the true state to a player: the page and the CPU players
 both get these views and events, never the `Game`.  `player=None` is the public
-(spectator) view.  After the game ends everything is revealed.
+(spectator) view.  After the game ends everything is revealed.  The shapes are written
+down once below (`View`, `Event`, ...) and docs/api.md describes them for the page.
 """
 
 from __future__ import annotations
+
+from typing import Literal, TypedDict
 
 from junqi_core.game import OVER, PLAY, SETUP, Game, HistoryEntry
 from junqi_core.pieces import COLOUR_BIT, FACE_DOWN, KIND_MASK, OUTCOME_NAMES
 
 COLOUR_NAMES = ("red", "blue")
+
+
+# --- the shapes -------------------------------------------------------------------------------
+
+
+class Cell(TypedDict):
+    owner: int | None  # None: a face-down Blind piece (nobody knows whose)
+    kind: str | None  # None: the viewer may not know it
+    down: bool
+
+
+class Lost(TypedDict):
+    count: int
+    kinds: list[str] | None
+
+
+class Rules(TypedDict):
+    variant: str
+    preset: str | None
+    options: dict
+
+
+class Result(TypedDict):
+    winner: int | None
+    reason: str
+
+
+class Target(TypedDict):
+    to: str
+    attack: bool
+
+
+class Dests(TypedDict):
+    moves: dict[str, list[Target]]
+    flips: list[str]
+
+
+class Combat(TypedDict):
+    square: str
+    result: Literal["attacker", "defender", "both"]
+    attacker: str | None
+    defender: str | None
+
+
+class ShownFlag(TypedDict):
+    player: int
+    square: str | None
+
+
+class Event(TypedDict, total=False):
+    ply: int
+    player: int
+    action: str
+    type: str  # move, flip, offer, accept, decline, resign, timeout
+    square: str  # flip
+    kind: str  # flip
+    colour: str  # flip
+    combat: Combat  # move with an attack
+    flag_shown: list[ShownFlag]  # rule option: a Field Marshal fell in this combat
+    offer_lapsed: bool
+
+
+Event.__annotations__["from"] = str  # "from" is a keyword: added by name
+Event.__annotations__["to"] = str
+
+
+class View(TypedDict):
+    variant: str
+    rules: Rules
+    phase: Literal["setup", "play", "over"]
+    player: int | None
+    turn: int | None
+    ply: int
+    quiet: int
+    quiet_limit: int
+    colours: list[str] | None
+    deployed: list[bool]
+    board: dict[str, Cell]
+    lost: list[Lost]
+    flags_shown: list[bool]
+    history: list[Event]
+    last_move: list[str] | None
+    offer_by: int | None
+    timeouts: list[int]
+    actions: list[str]
+    dests: Dests | None
+    result: Result | None
 
 
 def _kind_ids(game: Game) -> dict[int, str]:
@@ -23,9 +113,13 @@ def _sees_kind(game: Game, player: int | None, p: int) -> bool:
         return True
     if p & FACE_DOWN:
         return False
-    if game.variant == "blind":
-        return True  # face-up pieces are public
-    return player is not None and game.position.piece_owner(p) == player
+    if game.variant.public_face_up:
+        return True  # Blind: face-up pieces are public
+    owner = game.position.piece_owner(p)
+    if owner == player and player is not None:
+        return True
+    # rule option: a player's flag is shown to both once their Field Marshal is gone
+    return game.flag_shown[owner] and p & KIND_MASK == game.variant.flag_kind
 
 
 def _owner(game: Game, p: int) -> int | None:
@@ -35,7 +129,7 @@ def _owner(game: Game, p: int) -> int | None:
     return game.position.piece_owner(p)
 
 
-def view(game: Game, player: int | None) -> dict:
+def view(game: Game, player: int | None) -> View:
     """Everything `player` may know about the game right now."""
     names = game.board_spec.names
     kinds = _kind_ids(game)
@@ -60,7 +154,8 @@ def view(game: Game, player: int | None) -> dict:
     if position.swap >= 0:
         colours = [COLOUR_NAMES[position.swap], COLOUR_NAMES[1 - position.swap]]
     return {
-        "variant": game.variant,
+        "variant": game.variant.id,
+        "rules": game.variant.rules_json(),  # type: ignore[typeddict-item]
         "phase": game.phase,
         "player": player,
         "turn": position.turn if game.phase == PLAY else None,
@@ -71,6 +166,7 @@ def view(game: Game, player: int | None) -> dict:
         "deployed": [layout is not None for layout in game.layouts],
         "board": board,
         "lost": [_lost(game, player, p) for p in (0, 1)],
+        "flags_shown": list(game.flag_shown),
         "history": history,
         "last_move": last_move,
         "offer_by": game.offer_by,
@@ -85,22 +181,22 @@ def view(game: Game, player: int | None) -> dict:
     }
 
 
-def _lost(game: Game, viewer: int | None, loser: int) -> dict:
+def _lost(game: Game, viewer: int | None, loser: int) -> Lost:
     """Pieces a player has lost: by name if the viewer knows them, else a count."""
     pieces = game.removed[loser]
     kinds = _kind_ids(game)
-    known = game.phase == OVER or game.variant == "blind" or viewer == loser
+    known = game.phase == OVER or game.variant.public_face_up or viewer == loser
     return {
         "count": len(pieces),
         "kinds": [kinds[p & KIND_MASK] for p in pieces] if known else None,
     }
 
 
-def event(game: Game, entry: HistoryEntry, player: int | None) -> dict:
+def event(game: Game, entry: HistoryEntry, player: int | None) -> Event:
     """One history entry as `player` saw it happen."""
     names = game.board_spec.names
     kinds = _kind_ids(game)
-    out: dict = {"ply": entry.ply, "player": entry.player, "action": entry.action}
+    out: Event = {"ply": entry.ply, "player": entry.player, "action": entry.action}
     name = entry.action.partition(":")[0]
     if entry.frm is None:
         out["type"] = name
@@ -125,12 +221,17 @@ def event(game: Game, entry: HistoryEntry, player: int | None) -> dict:
                 if _sees_kind(game, player, entry.target)
                 else None,
             }
+    if entry.extra.get("flag_shown"):
+        out["flag_shown"] = [
+            {"player": owner, "square": None if square is None else names[square]}
+            for owner, square in entry.extra["flag_shown"]
+        ]
     if entry.extra.get("offer_lapsed"):
         out["offer_lapsed"] = True
     return out
 
 
-def legal_targets(game: Game, player: int, square: int) -> list[dict]:
+def legal_targets(game: Game, player: int, square: int) -> list[Target]:
     """Where the player's piece on `square` may go now: [{"to": name, "attack": bool}]."""
     if game.phase != PLAY or player != game.turn:
         return []
@@ -144,14 +245,14 @@ def legal_targets(game: Game, player: int, square: int) -> list[dict]:
     return out
 
 
-def dests(game: Game, player: int | None) -> dict | None:
+def dests(game: Game, player: int | None) -> Dests | None:
     """Every legal action of `player` if it is their turn (else None), so the page holds
     no rules: {"moves": {from: [{to, attack}]}, "flips": [squares]}."""
     if player is None or game.phase != PLAY or player != game.turn:
         return None
     names = game.board_spec.names
     board = game.position.board
-    moves: dict[str, list[dict]] = {}
+    moves: dict[str, list[Target]] = {}
     flips: list[str] = []
     for move in game.legal_moves():
         frm, to = move >> 6, move & 63

@@ -21,7 +21,7 @@ FROM_MAJOR = {"major", "colonel", "brigadier", "major_general", "general", "fiel
 
 
 def tracker_for(game, me: int) -> Tracker:
-    tracker = Tracker(game.variant, me)
+    tracker = Tracker(game.variant.id, me)
     tracker.update(view(game, me))
     return tracker
 
@@ -29,7 +29,7 @@ def tracker_for(game, me: int) -> Tracker:
 def domain(game, me: int, start: str) -> set[str]:
     """Kinds still possible for the enemy piece that started on square `start`."""
     mask = tracker_for(game, me).domains()[game.board_spec.index[start]]
-    return {KIND_IDS[game.variant][k] for k in kinds_of(mask)}
+    return {KIND_IDS[game.variant.id][k] for k in kinds_of(mask)}
 
 
 def results(game, me: int) -> list[str | None]:

@@ -76,7 +76,7 @@ def hidden_twins(game: Game, me: int, rng: random.Random, wanted: int, tries: in
     """Games whose view for `me` is identical to `game`'s but whose hidden pieces differ."""
     mine = view(game, me)
     out = []
-    if game.variant == "blind":
+    if game.variant.id == "blind":
         down = [s for s, p in enumerate(game.position.board) if p & 64]
         for _ in range(tries):
             if len(out) >= wanted or len(down) < 2:
@@ -91,7 +91,7 @@ def hidden_twins(game: Game, me: int, rng: random.Random, wanted: int, tries: in
                 out.append(twin)
         return out
     enemy = 1 - me
-    rules = DEPLOYMENTS[game.variant]
+    rules = DEPLOYMENTS[game.variant.id]
     for _ in range(tries):
         if len(out) >= wanted:
             break

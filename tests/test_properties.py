@@ -43,14 +43,14 @@ def _check_view_secrecy(game: Game, viewer: int | None) -> None:
             assert cell["kind"] is not None
         elif p & FACE_DOWN:
             assert cell["kind"] is None and cell["owner"] is None
-        elif game.variant != "blind" and cell["owner"] != viewer:
+        elif not game.variant.public_face_up and cell["owner"] != viewer:
             assert cell["kind"] is None, f"{viewer} sees an enemy rank on {name}"
     for lost, loser in zip(v["lost"], (0, 1), strict=True):
-        if game.phase != OVER and game.variant != "blind" and loser != viewer:
+        if game.phase != OVER and not game.variant.public_face_up and loser != viewer:
             assert lost["kinds"] is None
     for event in v["history"]:
         combat = event.get("combat")
-        if combat and game.phase != OVER and game.variant != "blind":
+        if combat and game.phase != OVER and not game.variant.public_face_up:
             mover = event["player"]
             if viewer != mover:
                 assert combat["attacker"] is None

@@ -49,6 +49,7 @@ from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
 from junqi_core.rules import Position, is_flip
 from junqi_core.topology import BOARDS
+from junqi_core.variants import Variant, find_variant
 
 
 @dataclass(frozen=True)
@@ -166,17 +167,20 @@ class CpuPlayer:
 
     def __init__(
         self,
-        variant: str,
+        variant: Variant | str,
         player: int,
         seed: int = 0,
         *,
         time_cap: float | object | None = _UNSET,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.variant = variant
+        if isinstance(variant, str):
+            variant = find_variant(variant)
+        self.rules = variant
+        self.variant = variant.id
         self.player = player
         self.seed = seed
-        self.settings = settings_for(variant, self.level)
+        self.settings = settings_for(self.variant, self.level)
         self.time_cap = self.settings.time_cap if time_cap is _UNSET else time_cap
         self.clock = clock
         self.weights = Weights(**self.settings.weights)
