@@ -325,7 +325,8 @@ def op_record_export(message: dict) -> dict:
         raise BridgeError(
             "game_not_over", "a record holds hidden pieces, so it is given only after the game ends"
         )
-    return {"record": export_record(session.game)}
+    meta = message.get("meta")
+    return {"record": export_record(session.game, meta if meta is not None else None)}
 
 
 def op_record_import(message: dict) -> dict:

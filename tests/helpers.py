@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from junqi_core.game import Game
 from junqi_core.pieces import piece
-from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.rules import Position
+from junqi_core.variants import Variant, find_variant
 
 
 def make_position(
-    variant: str, pieces: str, turn: int = 0, quiet: int = 0, ply: int = 0, swap: int | None = None
+    variant: str | Variant,
+    pieces: str,
+    turn: int = 0,
+    quiet: int = 0,
+    ply: int = 0,
+    swap: int | None = None,
 ) -> Position:
-    cls = POSITION_CLASSES[variant]
+    """A position of `variant` (an id for the standard rules, or a Variant)."""
+    if isinstance(variant, str):
+        variant = find_variant(variant)
+    cls = variant.position_class
     letters = {k.letter: k.kind for k in cls.kinds}
     board = [0] * cls.spec.size
     for token in pieces.split():
@@ -24,7 +33,7 @@ def make_position(
     return cls(board, turn=turn, ply=ply, quiet=quiet, swap=swap)
 
 
-def make_game(variant: str, pieces: str, **kwargs) -> Game:
+def make_game(variant: str | Variant, pieces: str, **kwargs) -> Game:
     return Game.from_position(make_position(variant, pieces, **kwargs))
 
 

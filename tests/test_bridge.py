@@ -217,3 +217,195 @@ def test_drop_forgets_a_game():
     game = new("classic")
     ok(op="drop", game=game)
     assert error_code(op="view", game=game, player=0) == "unknown_game"
+
+
+# --- a strict bridge ------------------------------------------------------------------------
+
+
+def _sessions() -> int:
+    from junqi_core import bridge
+
+    return len(bridge._sessions)
+
+
+@pytest.mark.parametrize("seat", [1.0, 0.0, -0.0, True, False, "0", [0], {"0": 0}])
+def test_a_player_that_is_not_exactly_0_or_1_is_refused_and_nothing_is_played(seat):
+    game = new("classic")
+    for player in (0, 1):
+        ok(op="deploy", game=game, player=player)
+    before = ok(op="view", game=game, player=None)["view"]
+    move = next(iter(ok(op="view", game=game, player=0)["view"]["dests"]["moves"].items()))
+    action = f"{move[0]}-{move[1][0]['to']}"
+    assert error_code(op="act", game=game, player=seat, action=action) == "bad_player"
+    assert error_code(op="view", game=game, player=seat) == "bad_player"
+    assert ok(op="view", game=game, player=None)["view"] == before
+
+
+@pytest.mark.parametrize("viewer", [1.0, -0.0, True, "1"])
+def test_a_viewer_that_is_not_exactly_0_1_or_null_is_refused(viewer):
+    assert error_code(op="new_game", variant="classic", viewer=viewer) == "bad_player"
+
+
+@pytest.mark.parametrize(
+    "request_, code",
+    [
+        ({"op": "new_game", "variant": ["classic"]}, "unknown_variant"),
+        ({"op": "new_game", "variant": {"id": "classic"}}, "unknown_variant"),
+        ({"op": "new_game", "variant": "classic", "cpu": {"1": ["hard"]}}, "bad_level"),
+        ({"op": "new_game", "variant": "classic", "cpu": {"1": {"level": 1}}}, "bad_level"),
+        ({"op": "selfplay", "variant": ["blind"]}, "unknown_variant"),
+        ({"op": "describe", "variant": {"x": 1}}, "unknown_variant"),
+        ({"op": "new_game", "variant": "classic", "preset": ["x"]}, "unknown_preset"),
+        ({"op": "new_game", "variant": "classic", "options": {"sa": 1}}, "bad_option"),
+        ({"op": "new_game", "variant": "classic", "options": [1]}, "bad_option"),
+        ({"op": "new_game", "variant": "blind", "options": {"quiet_limit": 70}}, "bad_option"),
+    ],
+)
+def test_lists_and_objects_where_a_name_belongs_are_refused_never_internal(request_, code):
+    reply = call(**request_)
+    assert reply["error"]["code"] == code, reply
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"op": "new_game", "variant": "classic", "viewer": 2},
+        {"op": "new_game", "variant": "classic", "cpu": {"1": "grandmaster"}},
+        {"op": "new_game", "variant": "classic", "options": {"stations": "no"}},
+        {"op": "record_import", "record": {"format": "junqi-record"}},
+        {"op": "record_import", "record": "{}", "viewer": 1.0},
+    ],
+)
+def test_a_refused_new_game_or_import_stores_no_game(request_):
+    from junqi_core import bridge
+
+    for _ in range(bridge.MAX_GAMES):  # a full store: a stored game would push one out
+        new("classic")
+    oldest = next(iter(bridge._sessions))
+    count = _sessions()
+    call(**request_)
+    assert _sessions() == count and oldest in bridge._sessions
+
+
+@pytest.mark.parametrize("variant", ["classic", "gunjin"])
+def test_a_game_resigned_during_setup_exports_a_record_that_imports_again(variant):
+    game = new(variant)
+    ok(op="deploy", game=game, player=0)
+    ok(op="act", game=game, player=1, action="resign:1")
+    record = ok(op="record_export", game=game)["record"]
+    imported = ok(op="record_import", record=record, viewer=None)
+    assert imported["view"]["result"] == {"winner": 0, "reason": "resignation"}
+    assert ok(op="record_export", game=imported["game"])["record"] == record
+
+
+def test_error_messages_quote_only_a_short_prefix_of_what_was_sent():
+    long = "x" * 5000
+    for request_ in (
+        {"op": long},
+        {"op": "view", "game": long, "player": 0},
+        {"op": "new_game", "variant": long},
+        {"op": "new_game", "variant": "classic", "cpu": {"1": long}},
+        {"op": "new_game", "variant": "classic", "preset": long},
+        {"op": "new_game", "variant": "classic", "options": {long: 1}},
+        {"op": "legal", "game": new("classic"), "player": 0, "square": long},
+        {
+            "op": "record_import",
+            "record": {**export_record(random_game("classic", 1)), "variant": long},
+        },
+    ):
+        message = call(**request_)["error"]["message"]
+        assert "x" * 41 not in message, message
+
+
+def test_every_error_reply_has_the_documented_shape():
+    for request_ in (
+        {"op": "act", "game": new("classic"), "player": 0, "action": "resign:1"},
+        {"op": "new_game", "variant": "blind", "options": {"stations": True}},
+        {"op": "setup_swap", "game": new("classic"), "player": 0, "a": "b1", "b": "a6"},
+    ):
+        reply = call(**request_)
+        assert set(reply) == {"v", "error"} and set(reply["error"]) <= {"code", "message", "square"}
+    assert error_code(op="act", game=new("classic"), player=0, action="resign:1") == "wrong_player"
+
+
+def test_new_game_takes_a_preset_and_options_and_the_view_names_the_rules():
+    reply = ok(
+        op="new_game", variant="classic", preset="chinese", options={"quiet_limit": 60}, viewer=0
+    )
+    assert reply["view"]["rules"] == {
+        "variant": "classic",
+        "preset": None,
+        "options": {
+            "flag_shown": True,
+            "front_bombs": False,
+            "hq_frozen": True,
+            "quiet_limit": 60,
+            "stations": False,
+        },
+    }
+    assert reply["view"]["quiet_limit"] == 60
+    assert len(reply["description"]["board"]["squares"]) == 60
+    described = ok(op="describe", variant="gunjin", preset="simple")["description"]
+    assert described["rules"]["preset"] == "simple"
+
+
+def test_variants_list_options_and_presets_for_the_page():
+    described = ok(op="variants")["variants"]
+    for variant in ("classic", "blind", "gunjin"):
+        assert described[variant]["default_preset"] == "standard"
+        assert {"id", "name", "description", "options"} <= set(described[variant]["presets"][0])
+        for option in described[variant]["options"]:
+            assert option["default"] in option["choices"]
+
+
+# --- hidden things nobody can predict -----------------------------------------------------------
+
+
+def _cpu_layout(game_id: str) -> dict:
+    """The CPU's layout, as the record shows it once the human resigns."""
+    ok(op="act", game=game_id, player=0, action="resign:0")
+    return ok(op="record_export", game=game_id)["record"]["setups"][1]
+
+
+def test_cpu_layouts_without_a_seed_differ_and_no_reply_carries_a_seed():
+    replies = [
+        ok(op="new_game", variant="classic", cpu={"1": "medium"}, viewer=0) for _ in range(2)
+    ]
+    for reply in replies:
+        assert "seed" not in json.dumps(reply)
+    layouts = [_cpu_layout(r["game"]) for r in replies]
+    assert layouts[0] != layouts[1]
+
+
+def test_a_player_who_sees_everything_the_page_shows_cannot_recompute_the_cpus_layout():
+    """The old page seeded the CPU from a small page seed S that the player's own first
+    draft (random_layout(0, 2S)) gave away.  Search every such seed, as an attacker
+    would: none reproduces either the draft or the CPU's layout now."""
+    from junqi_core.game import Game
+    from junqi_core.players import make_player
+
+    reply = ok(op="new_game", variant="classic", cpu={"1": "hard"}, viewer=0)
+    draft = reply["view"]["board"]
+    cpu_layout = _cpu_layout(reply["game"])
+    probe = Game("classic", seed=0)
+    kind_ids = {k.kind: k.id for k in probe.variant.kinds}
+    for seed in range(1 << 12):
+        guess = probe.random_layout(0, 2 * seed)
+        assert {probe.board_spec.names[s]: kind_ids[k] for s, k in guess.items()} != {
+            square: cell["kind"] for square, cell in draft.items()
+        }
+        if seed < 64:  # the CPU's layout from the same seed formula
+            cpu = make_player("classic", "hard", 1, seed * 2 + 1)
+            assert cpu.deploy({}) != {
+                square: next(k for k in probe.variant.kinds if k.letter == letter).id
+                for square, letter in cpu_layout.items()
+            }
+
+
+def test_blind_deals_without_a_seed_differ():
+    deals = []
+    for _ in range(3):
+        game = ok(op="new_game", variant="blind", viewer=0)["game"]
+        ok(op="act", game=game, player=0, action="resign:0")
+        deals.append(ok(op="record_export", game=game)["record"]["deal"])
+    assert len(set(deals)) == 3

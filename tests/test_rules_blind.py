@@ -1,4 +1,4 @@
-"""RULES.md section 2, Blind Junqi (Fanqi)."""
+"""docs/rules.md, Blind Junqi (Fanqi): one test (or more) per rule line."""
 
 from __future__ import annotations
 

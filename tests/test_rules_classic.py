@@ -1,4 +1,4 @@
-"""RULES.md section 1, Classic Junqi: one test (or more) per rule line."""
+"""docs/rules.md, Classic Junqi: one test (or more) per rule line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 3, Gunjin Shogi."""
+"""docs/rules.md, Gunjin Shogi: one test (or more) per rule line."""
 
 from __future__ import annotations
 

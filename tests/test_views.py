@@ -1,4 +1,4 @@
-"""RULES.md section 4: what each player may know, and the events they are told."""
+"""docs/rules.md, "Information": what each player may know, and the events they are told."""
 
 from __future__ import annotations
 
