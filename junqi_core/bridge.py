@@ -18,8 +18,15 @@ from junqi_core.deployment import DeploymentError
 from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import NotationError, move_text, parse_square
 from junqi_core.players import LEVELS, Player, make_player
-from junqi_core.record import RecordError, export_record, import_record, layout_from_json
+from junqi_core.record import (
+    RecordError,
+    export_record,
+    import_record,
+    layout_from_json,
+    layout_to_json,
+)
 from junqi_core.selfplay import selfplay
+from junqi_core.share import LinkError, decode_link, encode_link, record_text
 from junqi_core.text import quote
 from junqi_core.variants import VARIANT_IDS, RulesError, Variant, describe, find_variant
 from junqi_core.views import event, legal_targets, view
@@ -64,6 +71,8 @@ def handle(request: str) -> str:
         reply = _error("bad_record", str(error))
     except RulesError as error:
         reply = _error(error.code, str(error))
+    except LinkError as error:
+        reply = _error("bad_link", str(error))
     except Exception as error:  # the bridge must never let an exception reach the page
         reply = _error("internal", f"{type(error).__name__}: {error}")
     return json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
@@ -319,12 +328,17 @@ def _reply(session: Session, entries: list, viewer: int | None) -> dict:
     }
 
 
-def op_record_export(message: dict) -> dict:
+def _finished(message: dict) -> Session:
     session = _session(message)
     if session.game.phase != OVER:
         raise BridgeError(
             "game_not_over", "a record holds hidden pieces, so it is given only after the game ends"
         )
+    return session
+
+
+def op_record_export(message: dict) -> dict:
+    session = _finished(message)
     meta = message.get("meta")
     return {"record": export_record(session.game, meta if meta is not None else None)}
 
@@ -334,6 +348,126 @@ def op_record_import(message: dict) -> dict:
     game = import_record(message.get("record"))
     game_id = _store(Session(game))
     return {"game": game_id, "view": view(game, viewer), "description": describe(game.variant)}
+
+
+def op_record_text(message: dict) -> dict:
+    """A finished game as a move list people can read."""
+    return {"text": record_text(_finished(message).game)}
+
+
+def op_record_link(message: dict) -> dict:
+    """A finished game as a compact payload for a URL fragment (docs/records.md)."""
+    return {"link": encode_link(_finished(message).game)}
+
+
+def op_link_import(message: dict) -> dict:
+    """Open a shared link: the game it holds, replayed, as `record_import` does."""
+    viewer = _player(message, "viewer", allow_public=True)
+    record = decode_link(message.get("link"))
+    game = import_record(record)
+    game_id = _store(Session(game))
+    return {
+        "game": game_id,
+        "record": record,
+        "view": view(game, viewer),
+        "description": describe(game.variant),
+    }
+
+
+# --- saved games ------------------------------------------------------------------------------
+#
+# A save holds everything to go on after a reload, hidden things included (the CPU's layout
+# and seed, the Blind deal), so the page never sees it: the worker keeps it in the browser's
+# storage itself and hands the page only `save_summary`.
+
+SAVE_FORMAT = "junqi-save"
+SAVE_VERSION = 1
+
+
+def op_save(message: dict) -> dict:
+    session = _session(message)
+    game = session.game
+    drafts = None
+    if game.deployment is not None and game.phase != OVER:
+        drafts = [None if d is None else layout_to_json(game, d) for d in game.drafts]
+    return {
+        "save": {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "record": export_record(game),
+            "drafts": drafts,
+            "cpus": {
+                str(seat): {"level": cpu.level, "seed": cpu.seed}
+                for seat, cpu in session.cpus.items()
+            },
+        },
+        "summary": save_summary(session),
+    }
+
+
+def save_summary(session: Session) -> dict:
+    """What the start screen's "Continue" shows: nothing hidden."""
+    game = session.game
+    return {
+        "variant": game.variant.id,
+        "rules": game.variant.rules_json(),
+        "phase": game.phase,
+        "ply": game.position.ply,
+        "cpus": {str(seat): cpu.level for seat, cpu in session.cpus.items()},
+    }
+
+
+def op_restore(message: dict) -> dict:
+    """A saved game, going on exactly where it was; a damaged save is refused whole."""
+    viewer = _player(message, "viewer", allow_public=True)
+    save = message.get("save")
+    if isinstance(save, str):
+        try:
+            save = json.loads(save)
+        except (ValueError, RecursionError):
+            raise BridgeError("bad_save", "the saved game is not valid JSON") from None
+    if not isinstance(save, dict) or save.get("format") != SAVE_FORMAT:
+        raise BridgeError("bad_save", "this is not a saved game")
+    if save.get("version") != SAVE_VERSION or set(save) != {
+        "format",
+        "version",
+        "record",
+        "drafts",
+        "cpus",
+    }:
+        raise BridgeError("bad_save", "the saved game comes from another version")
+    try:
+        game = import_record(save["record"])
+    except RecordError as error:
+        raise BridgeError("bad_save", f"the saved game is damaged: {error}") from None
+    session = Session(game)
+    cpus = save["cpus"]
+    if not isinstance(cpus, dict) or not set(cpus) <= {"0", "1"}:
+        raise BridgeError("bad_save", "the saved game's CPU seats are damaged")
+    for seat, cpu in sorted(cpus.items()):
+        level, seed = (cpu.get("level"), cpu.get("seed")) if isinstance(cpu, dict) else (0, 0)
+        if not isinstance(level, str) or level not in LEVELS:
+            raise BridgeError("bad_save", "the saved game names an unknown CPU level")
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            raise BridgeError("bad_save", "the saved game's CPU is damaged")
+        session.cpus[int(seat)] = make_player(game.variant, level, int(seat), seed)
+    drafts = save["drafts"]
+    if drafts is not None:
+        if not isinstance(drafts, list) or len(drafts) != 2 or game.deployment is None:
+            raise BridgeError("bad_save", "the saved game's setups are damaged")
+        for seat, draft in enumerate(drafts):
+            if draft is not None and game.layouts[seat] is None:
+                try:
+                    game.set_draft(seat, layout_from_json(game, draft))
+                except (ValueError, IllegalActionError) as error:
+                    raise BridgeError("bad_save", f"the saved setup is damaged: {error}") from None
+    game_id = _store(session)
+    return {
+        "game": game_id,
+        "view": view(game, viewer),
+        "description": describe(game.variant),
+        "summary": save_summary(session),
+    }
 
 
 def op_selfplay(message: dict) -> dict:
@@ -364,6 +498,11 @@ OPS: dict[str, Callable[[dict], dict]] = {
     "cpu_act": op_cpu_act,
     "record_export": op_record_export,
     "record_import": op_record_import,
+    "record_text": op_record_text,
+    "record_link": op_record_link,
+    "link_import": op_link_import,
+    "save": op_save,
+    "restore": op_restore,
     "selfplay": op_selfplay,
     "drop": op_drop,
 }

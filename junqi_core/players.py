@@ -39,6 +39,7 @@ class RandomPlayer:
     def __init__(self, variant: Variant, player: int, seed: int = 0) -> None:
         self.variant = variant
         self.player = player
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def deploy(self, view: dict) -> dict[str, str]:

@@ -1,0 +1,179 @@
+"""Share links, readable move lists and saved games (docs/records.md, docs/api.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from junqi_core.bridge import handle
+from junqi_core.record import export_record
+from junqi_core.selfplay import random_game
+from junqi_core.share import LinkError, decode_link, encode_link, record_text
+from junqi_core.variants import PRESETS, VARIANT_IDS, find_variant
+
+
+def call(**request) -> dict:
+    return json.loads(handle(json.dumps(request)))
+
+
+def ok(**request) -> dict:
+    reply = call(**request)
+    assert reply.get("ok") is True, reply
+    return reply
+
+
+@pytest.mark.parametrize("variant_id, preset", [(v, p.id) for v in VARIANT_IDS for p in PRESETS[v]])
+def test_a_link_round_trips_to_the_same_record(variant_id, preset):
+    game = random_game(find_variant(variant_id, preset), 21)
+    assert decode_link(encode_link(game)) == export_record(game)
+
+
+@pytest.mark.parametrize("variant_id", VARIANT_IDS)
+def test_a_typical_150_ply_game_fits_in_2000_characters(variant_id):
+    lengths = []
+    for seed in range(5):
+        game = random_game(variant_id, seed, max_plies=150)
+        lengths.append(len(encode_link(game)))
+    assert max(lengths) <= 2000 - len("https://example.org/junqi/#replay=")
+
+
+def _flip_char(text: str, at: int) -> str:
+    return text[:at] + ("A" if text[at] != "A" else "B") + text[at + 1 :]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda t: t[: len(t) // 2],
+        lambda t: _flip_char(t, len(t) // 2),
+        lambda t: _flip_char(t, 3),
+        lambda t: "!!" + t,
+        lambda t: "",
+        lambda t: "A" * 30_000,
+        lambda t: t + "AAAA",
+    ],
+)
+def test_a_damaged_link_is_refused_with_a_message(damage):
+    text = encode_link(random_game("classic", 8))
+    with pytest.raises(LinkError) as error:
+        decode_link(damage(text))
+    assert len(str(error.value)) > 10
+
+
+def test_link_ops_in_the_bridge_open_the_replay_and_refuse_bad_links():
+    game = random_game("gunjin", 3)
+    record = export_record(game)
+    imported = ok(op="record_import", record=record)["game"]
+    link = ok(op="record_link", game=imported)["link"]
+    opened = ok(op="link_import", link=link, viewer=None)
+    assert opened["record"] == record and opened["view"]["result"] == record["result"]
+    reply = call(op="link_import", link=link[:-5])
+    assert reply["error"]["code"] == "bad_link"
+    live = ok(op="new_game", variant="classic")["game"]
+    assert call(op="record_link", game=live)["error"]["code"] == "game_not_over"
+
+
+def test_the_move_list_names_every_move_and_combat_of_a_finished_game():
+    game = random_game("classic", 4)
+    text = record_text(game)
+    assert text.startswith("Classic Junqi\nRules: standard\nResult:")
+    numbered = [line for line in text.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    assert len(numbered) == len(game.history)
+    assert "attacks" in text
+    blind = record_text(random_game("blind", 4))
+    assert "turns over" in blind
+
+
+# --- saved games -----------------------------------------------------------------------------
+
+
+def _cpu_game(variant: str, seed: int, plies: int) -> tuple[str, list[str]]:
+    """A seeded game against the Easy CPU, `plies` plies in, and the actions so far."""
+    game = ok(op="new_game", variant=variant, seed=seed, cpu={"1": "easy"}, viewer=0)["game"]
+    if variant != "blind":
+        ok(op="deploy", game=game, player=0)
+    for _ in range(plies):
+        v = ok(op="view", game=game, player=0)["view"]
+        if v["phase"] != "play":
+            break
+        if v["turn"] == 0:
+            dests = v["dests"]
+            if dests["flips"]:
+                action = f"flip:{sorted(dests['flips'])[0]}"
+            else:
+                frm = sorted(dests["moves"])[0]
+                action = f"{frm}-{dests['moves'][frm][0]['to']}"
+            ok(op="act", game=game, player=0, action=action)
+        else:
+            ok(op="cpu_act", game=game, player=1, viewer=0)
+    return game, [e["action"] for e in ok(op="view", game=game, player=0)["view"]["history"]]
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_saved_cpu_game_goes_on_exactly_as_the_uninterrupted_one(variant):
+    game, _ = _cpu_game(variant, 5, 9)
+    saved = ok(op="save", game=game)
+    assert saved["summary"]["cpus"] == {"1": "easy"}
+    assert "seed" not in json.dumps(saved["summary"])
+    restored = ok(op="restore", save=json.dumps(saved["save"]), viewer=0)
+    assert restored["view"] == ok(op="view", game=game, player=0)["view"]
+    for session in (game, restored["game"]):  # the CPU's next choices are the same
+        for _ in range(3):
+            v = ok(op="view", game=session, player=0)["view"]
+            if v["phase"] != "play":
+                break
+            if v["turn"] == 1:
+                ok(op="cpu_act", game=session, player=1, viewer=0)
+            else:
+                frm = sorted(v["dests"]["moves"] or {"": []})[0]
+                action = (
+                    f"flip:{sorted(v['dests']['flips'])[0]}"
+                    if v["dests"]["flips"]
+                    else f"{frm}-{v['dests']['moves'][frm][0]['to']}"
+                )
+                ok(op="act", game=session, player=0, action=action)
+    assert (
+        ok(op="view", game=game, player=0)["view"]["history"]
+        == ok(op="view", game=restored["game"], player=0)["view"]["history"]
+    )
+
+
+def test_a_hot_seat_game_saved_during_setup_keeps_each_draft():
+    game = ok(op="new_game", variant="gunjin", seed=9)["game"]
+    ok(op="setup_swap", game=game, player=0, a="a1", b="b1")
+    ok(op="deploy", game=game, player=1)
+    save = ok(op="save", game=game)["save"]
+    restored = ok(op="restore", save=save, viewer=None)
+    assert restored["view"]["board"] == {}  # the curtain: no one's pieces
+    for player in (0, 1):
+        assert (
+            ok(op="view", game=restored["game"], player=player)["view"]
+            == ok(op="view", game=game, player=player)["view"]
+        )
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda s: "not json",
+        lambda s: {**s, "format": "junqi-record"},
+        lambda s: {**s, "version": 99},
+        lambda s: {**s, "extra": 1},
+        lambda s: {**s, "cpus": {"1": {"level": "god", "seed": 1}}},
+        lambda s: {**s, "cpus": {"1": {"level": "easy", "seed": -1}}},
+        lambda s: {**s, "cpus": {"5": {"level": "easy", "seed": 1}}},
+        lambda s: {**s, "record": {**s["record"], "actions": ["a1-e12"]}},
+        lambda s: {**s, "drafts": "x"},
+        lambda s: [s],
+    ],
+)
+def test_a_damaged_or_foreign_save_is_refused_and_stores_no_game(damage):
+    from junqi_core import bridge
+
+    game, _ = _cpu_game("classic", 2, 4)
+    save = ok(op="save", game=game)["save"]
+    before = set(bridge._sessions)
+    reply = call(op="restore", save=damage(save), viewer=0)
+    assert reply["error"]["code"] == "bad_save", reply
+    assert set(bridge._sessions) == before
