@@ -70,7 +70,6 @@ class Searcher:
     ) -> None:
         variant = strategy.variant
         cls = variant.position_class
-        self.strategy = strategy
         # the last ply takes moves onto empty posts apart (`JunqiPosition.generate`)
         self.split_quiet = strategy.split_quiet
         self.flips = strategy.flips  # Blind: a side may always turn a piece instead

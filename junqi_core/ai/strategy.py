@@ -73,11 +73,6 @@ class Strategy:
         # per square, the squares from which a piece could attack it in one move
         self.press_zone: tuple[frozenset[int], ...] = ()
 
-    @property
-    def samples_worlds(self) -> bool:
-        """Whether hidden enemy identities are sampled into complete worlds."""
-        return not self.flips
-
     def searcher(
         self,
         pst: list[list[float]],
