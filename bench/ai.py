@@ -1,7 +1,9 @@
 """CPU think time per variant and level: p50 / p95 / max of `choose()` in CPython.
 
 Run: python bench/ai.py [--positions N] [--levels easy,medium,hard] [--variants ...]
-(Inside the page, in Chromium: bench/cpu_page.py.)
+                        [--preset PRESET]
+(Inside the page, in Chromium: bench/cpu_page.py.)  `--preset` plays each variant that
+has that preset under its rule options (variants.PRESETS); the others are skipped.
 
 Positions come from seeded Easy-vs-Easy games (every few plies, from the opening to
 the end game).  Each level then chooses once in each position.  Times are CPU time of
@@ -24,12 +26,13 @@ from junqi_core.game import PLAY, Game
 from junqi_core.notation import move_text
 from junqi_core.players import make_player
 from junqi_core.record import layout_from_json
+from junqi_core.variants import PRESETS, Variant, find_variant
 from junqi_core.views import view
 
 TARGET = {"easy": 0.1 / 2.2, "medium": 0.5 / 2.2, "hard": 1.5 / 2.2}
 
 
-def positions(variant: str, count: int, seed: int = 1, every: int = 5) -> list[tuple]:
+def positions(variant: Variant | str, count: int, seed: int = 1, every: int = 5) -> list[tuple]:
     """(view, legal actions, seat) samples from seeded Easy-vs-Easy games."""
     out: list[tuple] = []
     game_index = 0
@@ -62,13 +65,19 @@ def main() -> None:
     parser.add_argument("--levels", default="easy,medium,hard")
     parser.add_argument("--variants", default="classic,blind,gunjin")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--preset", default=None, help="rule options by preset name")
     args = parser.parse_args()
-    print(f"CPython {sys.version.split()[0]}, {args.positions} positions per variant")
+    rules = f", preset {args.preset}" if args.preset else ""
+    print(f"CPython {sys.version.split()[0]}, {args.positions} positions per variant{rules}")
     print(
         f"{'variant':<8} {'level':<7} {'p50 s':>7} {'p95 s':>7} {'max s':>7} "
         f"{'target p95':>10} {'capped':>6} {'wall p95':>9}"
     )
-    for variant in args.variants.split(","):
+    for name in args.variants.split(","):
+        if args.preset and args.preset not in {p.id for p in PRESETS[name]}:
+            print(f"{name:<8} (no preset {args.preset})")
+            continue
+        variant = find_variant(name, args.preset)
         samples = positions(variant, args.positions, args.seed)
         for level in args.levels.split(","):
             times = []
@@ -83,7 +92,7 @@ def main() -> None:
                 walls.append(time.perf_counter() - t0)
                 capped += bool(getattr(player, "last_info", {}).get("timeout"))
             print(
-                f"{variant:<8} {level:<7} {percentile(times, 0.5):>7.3f} "
+                f"{name:<8} {level:<7} {percentile(times, 0.5):>7.3f} "
                 f"{percentile(times, 0.95):>7.3f} {max(times):>7.3f} "
                 f"{TARGET.get(level, 0):>10.3f} {capped:>6} {percentile(walls, 0.95):>9.3f}",
                 flush=True,

@@ -11,7 +11,7 @@ from test_ai_support import game_with, layout_with, play, replay
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import Belief, BlindPool, Tracker, feasible
 from junqi_core.ai.prior import GUNJIN_LAYOUT_COUNTS, gunjin_prior, layout_counts
-from junqi_core.ai.tables import COUNTS, KIND_IDS, START_SQUARES, kinds_of
+from junqi_core.ai.tables import kinds_of, tables_for
 from junqi_core.game import PLAY
 from junqi_core.notation import move_text
 from junqi_core.selfplay import random_game
@@ -21,7 +21,7 @@ FROM_MAJOR = {"major", "colonel", "brigadier", "major_general", "general", "fiel
 
 
 def tracker_for(game, me: int) -> Tracker:
-    tracker = Tracker(game.variant.id, me)
+    tracker = Tracker(game.variant, me)
     tracker.update(view(game, me))
     return tracker
 
@@ -29,7 +29,7 @@ def tracker_for(game, me: int) -> Tracker:
 def domain(game, me: int, start: str) -> set[str]:
     """Kinds still possible for the enemy piece that started on square `start`."""
     mask = tracker_for(game, me).domains()[game.board_spec.index[start]]
-    return {KIND_IDS[game.variant.id][k] for k in kinds_of(mask)}
+    return {tables_for(game.variant).kind_ids[k] for k in kinds_of(mask)}
 
 
 def results(game, me: int) -> list[str | None]:
@@ -144,7 +144,7 @@ def test_a_gunjin_flag_with_a_spy_behind_beats_the_army_general():
 
 
 def own_layout(tracker: Tracker) -> dict[int, int]:
-    return {s: tracker.own_kind[s] for s in START_SQUARES[tracker.variant][tracker.me]}
+    return {s: tracker.own_kind[s] for s in tracker.tables.start_squares[tracker.me]}
 
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
@@ -160,13 +160,13 @@ def test_sampled_worlds_replay_to_the_same_view(variant, seed):
         tracker.update(mine)
         beliefs = [Belief(tracker)]
         if variant == "gunjin":  # Hard's belief, weighed by how layouts usually look
-            beliefs.append(Belief(tracker, gunjin_prior(1 - me)))
+            beliefs.append(Belief(tracker, gunjin_prior(tracker.tables, 1 - me)))
         assert not beliefs[0].relaxed
         ours = own_layout(tracker)
         for i in range(8):
             world = beliefs[i % len(beliefs)].sample(rng)
             assert sorted(world.values()) == sorted(
-                k for k, n in COUNTS[variant].items() for _ in range(n)
+                k for k, n in tracker.tables.counts.items() for _ in range(n)
             )
             layouts = (ours, world) if me == 0 else (world, ours)
             twin = replay(game, layouts)
@@ -184,13 +184,14 @@ def test_the_gunjin_prior_expects_a_mine_in_the_enemy_headquarters():
     tracker.update(view(game, 0))
     rng = random.Random(1)
     uniform = sum(Belief(tracker).sample(rng)[hq] == pc.MINE for _ in range(300))
-    weighed = sum(Belief(tracker, gunjin_prior(1)).sample(rng)[hq] == pc.MINE for _ in range(300))
+    prior = gunjin_prior(tracker.tables, 1)
+    weighed = sum(Belief(tracker, prior).sample(rng)[hq] == pc.MINE for _ in range(300))
     assert uniform < 50 < 150 < weighed
     for seed in range(12):
         game = random_game("gunjin", seed, max_plies=60)
         tracker = Tracker("gunjin", 0)
         tracker.update(view(game, 0))
-        belief = Belief(tracker, gunjin_prior(1))
+        belief = Belief(tracker, gunjin_prior(tracker.tables, 1))
         for _ in range(5):
             world = belief.sample(rng)
             assert not any(world[e] in (pc.MINE, pc.G_FLAG) for e in tracker.moved)
@@ -200,7 +201,7 @@ def test_the_stored_gunjin_layout_counts_are_what_the_cpu_layouts_give():
     """`GUNJIN_LAYOUT_COUNTS` is stored to save the page a second of drawing layouts; a
     change to how the CPU deploys must be followed by `python -m junqi_core.ai.prior`."""
     for player in (0, 1):
-        assert GUNJIN_LAYOUT_COUNTS[player] == layout_counts(player)
+        assert GUNJIN_LAYOUT_COUNTS[player] == layout_counts(tables_for("gunjin"), player)
 
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
@@ -226,7 +227,7 @@ def test_matching_finds_infeasible_domains():
 
 def test_the_blind_pool_is_everything_not_yet_flipped():
     game = random_game("blind", 4, max_plies=30)
-    pool = BlindPool(view(game, 0))
+    pool = BlindPool(game.variant, view(game, 0))
     flipped = [e for e in view(game, 0)["history"] if e["type"] == "flip"]
     assert pool.total == pool.down == 50 - len(flipped)
     assert pool.total == sum(1 for p in game.position.board if p & pc.FACE_DOWN)

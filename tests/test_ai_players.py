@@ -12,24 +12,16 @@ from test_ai_support import hidden_twins, reachable
 
 from junqi_core import bridge
 from junqi_core import pieces as pc
-from junqi_core.ai.deploy import cpu_layout
-from junqi_core.ai.evaluate import (
-    WIN,
-    Weights,
-    flag_squares,
-    gunjin_tables,
-    junqi_tables,
-    kinds_left,
-    score_of,
-)
+from junqi_core.ai.evaluate import WIN, Weights, score_of
 from junqi_core.ai.search import INF, NodeLimit, Searcher
-from junqi_core.deployment import DEPLOYMENTS
+from junqi_core.ai.strategy import strategy_for
 from junqi_core.game import PLAY, Game, HistoryEntry
 from junqi_core.notation import move_text, parse_move
 from junqi_core.players import LEVELS, make_player
 from junqi_core.rules import POSITION_CLASSES, Position, is_flip
 from junqi_core.selfplay import random_game
 from junqi_core.topology import BOARDS, GUNJIN_TABLES
+from junqi_core.variants import find_variant
 from junqi_core.views import view
 
 VARIANTS = ("classic", "blind", "gunjin")
@@ -41,6 +33,19 @@ PLIES = {"easy": (6, 20, 45, 80, 120, 160), "medium": (6, 30, 70, 130), "hard": 
 def cpu(variant: str, level: str, seat: int, seed: int):
     """A player with the wall-clock cap off, so that its choice depends on nothing else."""
     return LEVELS[level](variant, seat, seed, time_cap=None)
+
+
+def world_tables(variant, pos: Position):
+    """(pst, material) of the variant's strategy for a position, plain weights."""
+    return strategy_for(variant).world_tables(pos, (Weights(), Weights()), {})
+
+
+def searcher(variant, pst, values) -> Searcher:
+    return strategy_for(variant).searcher(pst, values=values)
+
+
+def cpu_layout(variant, player: int, rng: random.Random, **kwargs):
+    return strategy_for(variant).layout(player, rng, **kwargs)
 
 
 def legal(game: Game) -> list[str]:
@@ -198,7 +203,7 @@ def test_one_or_two_legal_actions_in_a_hand_set_position(variant, level):
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
 def test_cpu_deployments_are_legal_guarded_and_varied(variant):
-    rules = DEPLOYMENTS[variant]
+    rules = find_variant(variant).deployment
     board = BOARDS[variant]
     layouts = set()
     for seed in range(60):
@@ -237,18 +242,14 @@ def test_a_search_cut_short_by_its_budget_leaves_the_position_as_it_was(variant)
     out mid-line (a one-ply answer, another depth), so nothing may be left pushed."""
     for plies in (20, 60):
         pos = random_game(variant, 31, plies).position
-        left = kinds_left(pos)
-        if variant == "gunjin":
-            pst, values = gunjin_tables(left, Weights())
-        else:
-            pst, values = junqi_tables(variant, flag_squares(pos), left, Weights())
+        pst, values = world_tables(variant, pos)
         moves = [m for m in pos.legal_moves() if not is_flip(m)]
         before = (list(pos.board), pos.turn, pos.ply, pos.quiet, pos.height)
-        searcher = Searcher(variant, pst, values=values)
-        searcher.find_flags(pos)
-        searcher.node_limit = 400
+        search = searcher(variant, pst, values)
+        search.find_flags(pos)
+        search.node_limit = 400
         with pytest.raises(NodeLimit):
-            searcher.root_values(pos, moves, 4, score_of(pos, pst), 40.0)
+            search.root_values(pos, moves, 4, score_of(pos, pst), 40.0)
         assert (list(pos.board), pos.turn, pos.ply, pos.quiet, pos.height) == before
 
 
@@ -277,7 +278,7 @@ def test_classic_last_ply_scores_moves_onto_empty_posts_apart_with_the_same_valu
     moves given as one list."""
     for seed, plies in ((5, 15), (31, 60), (77, 120)):
         pos = random_game("classic", seed, plies).position
-        pst, values = junqi_tables("classic", flag_squares(pos), kinds_left(pos), Weights())
+        pst, values = world_tables("classic", pos)
         score = score_of(pos, pst)
         sign = 1.0 if (pos.turn ^ pos.swap) & 1 == 0 else -1.0
         quiet: list[int] = []
@@ -287,10 +288,10 @@ def test_classic_last_ply_scores_moves_onto_empty_posts_apart_with_the_same_valu
         for alpha, beta in ((-1e9, 1e9), (sign * score - 30, sign * score + 30)):
             found = []
             for moves, apart in ((pos.legal_moves(), ()), (attacks, quiet)):
-                searcher = Searcher("classic", pst, values=values)
-                searcher.find_flags(pos)
-                value = searcher.leaf(pos, moves, alpha, beta, score, 2, sign, False, apart)
-                found.append((value, searcher.nodes))
+                search = searcher("classic", pst, values)
+                search.find_flags(pos)
+                value = search.leaf(pos, moves, alpha, beta, score, 2, sign, False, apart)
+                found.append((value, search.nodes))
             assert found[0] == found[1]
 
 
@@ -342,10 +343,7 @@ def test_last_ply_scores_an_attack_on_an_unknown_piece_over_what_it_may_be(varia
     spec = POSITION_CLASSES[variant]
     checked = 0
     for pos in attack_positions(variant):
-        if variant == "gunjin":
-            pst, values = gunjin_tables(kinds_left(pos), Weights())
-        else:
-            pst, values = junqi_tables(variant, flag_squares(pos), kinds_left(pos), Weights())
+        pst, values = world_tables(variant, pos)
         score = score_of(pos, pst)
         colour = (pos.turn ^ pos.swap) & 1
         enemy = colour ^ 1
@@ -364,12 +362,12 @@ def test_last_ply_scores_an_attack_on_an_unknown_piece_over_what_it_may_be(varia
             believed = [(q, prob / total) for q, prob in believed]
             found = []
             for belief in (believed, [(own, 1.0)]):
-                searcher = Searcher(variant, pst, values=values)
-                searcher.find_flags(pos)
-                searcher.my_colour = colour
+                search = searcher(variant, pst, values)
+                search.find_flags(pos)
+                search.my_colour = colour
                 # keyed where the piece stood at the root (before the reply that moved it)
-                searcher.marginal = {to: belief, pos.last_move >> 6: belief}
-                found.append(searcher.leaf(pos, [m], -INF, INF, score, ply, sign, False))
+                search.marginal = {to: belief, pos.last_move >> 6: belief}
+                found.append(search.leaf(pos, [m], -INF, INF, score, ply, sign, False))
             expected = sum(
                 prob * attack_value(pos, pst, m, q, score, sign, win) for q, prob in believed
             ) - attack_value(pos, pst, m, own, score, sign, win)

@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import random
 
-from junqi_core.ai.tables import KIND_BY_ID
-from junqi_core.deployment import DEPLOYMENTS, Layout
+from junqi_core.ai.tables import tables_for
+from junqi_core.deployment import Layout
 from junqi_core.game import PLAY, Game
+from junqi_core.variants import Variant, find_variant
 from junqi_core.views import view
 
 
-def layout_with(variant: str, player: int, wishes: dict[str, str], seed: int = 0) -> Layout:
+def layout_with(
+    variant: Variant | str, player: int, wishes: dict[str, str], seed: int = 0
+) -> Layout:
     """A legal layout holding the wished kinds ({square name: kind id}) on those squares."""
-    rules = DEPLOYMENTS[variant]
+    if isinstance(variant, str):
+        variant = find_variant(variant)
+    rules = variant.deployment
+    assert rules is not None
     board = rules.board
-    kinds = KIND_BY_ID[variant]
+    kinds = tables_for(variant).kind_by_id
     for attempt in range(200):
         layout = rules.random_layout(player, random.Random(seed * 1000 + attempt))
         for name, kind_id in wishes.items():
@@ -35,7 +41,7 @@ def layout_with(variant: str, player: int, wishes: dict[str, str], seed: int = 0
     raise AssertionError(f"no legal layout with {wishes}")
 
 
-def game_with(variant: str, layouts: tuple[Layout, Layout], seed: int = 0) -> Game:
+def game_with(variant: Variant | str, layouts: tuple[Layout, Layout], seed: int = 0) -> Game:
     game = Game(variant, seed=seed)
     for player in (0, 1):
         game.deploy(player, layouts[player])
@@ -76,7 +82,7 @@ def hidden_twins(game: Game, me: int, rng: random.Random, wanted: int, tries: in
     """Games whose view for `me` is identical to `game`'s but whose hidden pieces differ."""
     mine = view(game, me)
     out = []
-    if game.variant.id == "blind":
+    if game.variant.has_flips:  # Blind: the face-down pieces are dealt, not deployed
         down = [s for s, p in enumerate(game.position.board) if p & 64]
         for _ in range(tries):
             if len(out) >= wanted or len(down) < 2:
@@ -91,7 +97,8 @@ def hidden_twins(game: Game, me: int, rng: random.Random, wanted: int, tries: in
                 out.append(twin)
         return out
     enemy = 1 - me
-    rules = DEPLOYMENTS[game.variant.id]
+    rules = game.variant.deployment
+    assert rules is not None
     for _ in range(tries):
         if len(out) >= wanted:
             break

@@ -9,29 +9,26 @@ identities, alive and removed, that respect all of it and the counts exactly.
 
 Blind: face-up pieces are public, so the only hidden thing is which face-down piece is
 which, and that is a uniform draw from the public pool (`BlindPool`).
+
+Every rule the deductions use comes from the Variant: its combat table, the pieces that
+win by entering a headquarters (`occupiers`), whether a Gunjin flag fights with the piece
+behind it (`flag_behind`), and a flag the view shows (`flag_shown_on_marshal`), whose
+kind is then certain.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 
 from junqi_core import pieces as pc
-from junqi_core.ai.tables import (
-    ALL_KINDS,
-    COUNTS,
-    DEPLOY_MASKS,
-    FULL_MASK,
-    KIND_BY_ID,
-    MOVABLE,
-    MOVE_CLASSES,
-    START_SQUARES,
-    kinds_of,
-)
+from junqi_core.ai.strategy import strategy_for
+from junqi_core.ai.tables import Tables, kinds_of, mask_of, tables_for
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, DEFENDER_WINS, FACE_DOWN, piece
-from junqi_core.rules import POSITION_CLASSES, Position
-from junqi_core.topology import GUNJIN_TABLES
+from junqi_core.rules import Position
+from junqi_core.variants import Variant
+from junqi_core.views import Event, View
 
-NOT_OCCUPIER = sum(1 << k for k in pc.GUNJIN_OCCUPIERS)
 RESULT_CODES = {"attacker": ATTACKER_WINS, "defender": DEFENDER_WINS, "both": BOTH_REMOVED}
 
 
@@ -39,43 +36,70 @@ class BeliefError(ValueError):
     """The view history does not fit the tracker (a malformed or foreign view)."""
 
 
-class Tracker:
-    """Follows every piece of a Classic or Gunjin game through one player's view."""
+def _known_kinds(dom: dict[int, int], known: dict[int, int], counts: dict[int, int]) -> None:
+    """Pin the identities whose kind the view names, and take that kind from every other
+    identity once all pieces of it are named (a shown flag is no other piece's kind)."""
+    named: dict[int, int] = {}
+    for e, k in known.items():
+        dom[e] = 1 << k
+        named[k] = named.get(k, 0) + 1
+    for k, n in named.items():
+        if n >= counts[k]:
+            for e in dom:
+                if e not in known:
+                    dom[e] &= ~(1 << k)
 
-    def __init__(self, variant: str, me: int) -> None:
-        if variant not in START_SQUARES:
-            raise ValueError(f"no piece tracking for {variant}")
-        self.variant = variant
+
+class Tracker:
+    """Follows every piece of a game with a deployment (Classic, Gunjin) through one
+    player's view."""
+
+    def __init__(self, variant: Variant | str, me: int) -> None:
+        strategy = strategy_for(variant)
+        t = strategy.tables
+        if not t.start_squares[me]:
+            raise ValueError(f"no piece tracking for {t.variant.name}")
+        self.tables: Tables = t
+        self.variant: Variant = t.variant
+        self.move_classes = strategy.move_classes
         self.me = me
         self.enemy = 1 - me
-        cls = POSITION_CLASSES[variant]
+        cls = t.cls
         self.cls = cls
         self.index = cls.spec.index
         self.size = cls.spec.size
+        # rule options: a Gunjin flag fights with its own piece behind it; the pieces
+        # that win by entering the enemy headquarters (none in Junqi)
+        self.flag_behind = self.variant.flag_behind
+        self.occupier_mask = mask_of(self.variant.occupiers)
+        self.our_hqs = cls.spec.hqs[me] if self.occupier_mask else ()
         self.at = [-1] * self.size  # square -> identity (its starting square), -1 empty
         self.owner: dict[int, int] = {}
         self.square: dict[int, int] = {}  # identity -> current square, -1 once removed
         self.shadow = [0] * self.size  # occupancy with placeholder kinds, for move shapes
         for p in (0, 1):
-            for s in START_SQUARES[variant][p]:
+            for s in t.start_squares[p]:
                 self.at[s] = s
                 self.owner[s] = p
                 self.square[s] = s
-                self.shadow[s] = piece(pc.FLAG if variant != "gunjin" else pc.G_FLAG, p)
-        self.enemy_ids = tuple(START_SQUARES[variant][self.enemy])
+                self.shadow[s] = piece(cls.flag_kind, p)
+        self.enemy_ids = tuple(t.start_squares[self.enemy])
         self.own_kind: dict[int, int] = {}
+        # enemy identities whose kind the view names (a flag shown once its side's Field
+        # Marshal fell): certain
+        self.known: dict[int, int] = {}
         self.moved: set[int] = set()
         self.shape: dict[int, int] = {}
         # Combat records about enemy identities (see _domains).
         self.records: list[tuple] = []
         self.n_events = 0
-        self.last_event: dict | None = None
+        self.last_event: Event | None = None
         self._probe = cls(self.shadow, turn=self.enemy)
         self._probe.board = self.shadow  # move shapes are tested on the live shadow board
 
     # --- following the history ------------------------------------------------------------
 
-    def update(self, view: dict) -> None:
+    def update(self, view: View) -> None:
         """Take in every event of the view not yet seen (the view holds the full history)."""
         history = view["history"]
         n = self.n_events
@@ -87,7 +111,7 @@ class Tracker:
         self.last_event = history[-1] if history else None
         self._check_board(view)
 
-    def _apply(self, ev: dict) -> None:
+    def _apply(self, ev: Event) -> None:
         if ev.get("type") != "move":
             return
         frm, to = self.index[ev["from"]], self.index[ev["to"]]
@@ -102,27 +126,23 @@ class Tracker:
         if player == self.enemy:
             self.moved.add(mover)
             mask = self._shape_mask(frm, to)
-            if (
-                self.variant == "gunjin"
-                and to == self.cls.spec.hqs[self.me][0]
-                and (not combat or combat["result"] == "attacker")
-            ):
-                mask &= ~NOT_OCCUPIER  # it entered our HQ and the game went on
+            if to in self.our_hqs and (not combat or combat["result"] == "attacker"):
+                mask &= ~self.occupier_mask  # it entered our HQ and the game went on
             self.shape[mover] = self.shape.get(mover, -1) & mask
         if target >= 0 and not combat:
             raise BeliefError("an attack without a combat result")
         if combat:
             result = RESULT_CODES[combat["result"]]
-            kinds = KIND_BY_ID[self.variant]
+            kinds = self.tables.kind_by_id
             if player == self.me:
-                a = kinds[combat["attacker"]]
+                a = kinds[combat["attacker"]]  # type: ignore[index]
                 self.own_kind[mover] = a
                 self.records.append(("def", target, a, result, self._behind(to, self.enemy)))
             else:
-                d = kinds[combat["defender"]]
+                d = kinds[combat["defender"]]  # type: ignore[index]
                 self.own_kind[target] = d
                 own_behind = None
-                if self.variant == "gunjin" and d == pc.G_FLAG:
+                if d == self.cls.flag_kind:
                     own_behind = self._behind(to, self.me)
                 self.records.append(("att", mover, target, result, own_behind))
             self._remove_or_move(frm, to, mover, target, result)
@@ -130,10 +150,11 @@ class Tracker:
             self._move(frm, to, mover)
 
     def _behind(self, square: int, player: int) -> int | None:
-        """Identity of `player`'s own piece directly behind `square` (Gunjin flags)."""
-        if self.variant != "gunjin":
+        """Identity of `player`'s own piece directly behind `square`, where a flag fights
+        with it (Gunjin; None under the rules where it does not)."""
+        if not self.flag_behind:
             return None
-        b = GUNJIN_TABLES.behind[player][square]
+        b = self.cls.tables.behind[player][square]  # type: ignore[attr-defined]
         if b is None or self.at[b] < 0 or self.owner[self.at[b]] != player:
             return None
         return self.at[b]
@@ -162,7 +183,7 @@ class Tracker:
         saved = self.shadow[frm]
         colour = self.enemy
         mask = 0
-        for rep, kinds in MOVE_CLASSES[self.variant]:
+        for rep, kinds in self.move_classes:
             self.shadow[frm] = piece(rep, colour)
             if move in self._probe.legal_moves(self.enemy):
                 mask |= kinds
@@ -171,9 +192,10 @@ class Tracker:
             raise BeliefError("an enemy move no piece could make")
         return mask
 
-    def _check_board(self, view: dict) -> None:
+    def _check_board(self, view: View) -> None:
         board = view["board"]
         names = self.cls.spec.names
+        kinds = self.tables.kind_by_id
         for s in range(self.size):
             cell = board.get(names[s])
             ident = self.at[s]
@@ -184,7 +206,9 @@ class Tracker:
             if cell["owner"] != self.owner[ident]:
                 raise BeliefError(f"tracking lost: owner differs on {names[s]}")
             if cell["owner"] == self.me:
-                self.own_kind[ident] = KIND_BY_ID[self.variant][cell["kind"]]
+                self.own_kind[ident] = kinds[cell["kind"]]  # type: ignore[index]
+            elif cell["kind"] is not None:  # e.g. a flag shown when its Marshal fell
+                self.known[ident] = kinds[cell["kind"]]
 
     # --- what follows from it -------------------------------------------------------------
 
@@ -193,49 +217,54 @@ class Tracker:
 
     def domains(self) -> dict[int, int]:
         """Per enemy identity the mask of kinds consistent with every unary fact."""
-        v = self.variant
+        t = self.tables
+        movable = t.movable
         table = self.cls.combat
-        dom = {e: DEPLOY_MASKS[v][self.enemy][e] for e in self.enemy_ids}
+        dom = {e: t.deploy_masks[self.enemy][e] for e in self.enemy_ids}
         for e in self.moved:
-            dom[e] &= MOVABLE[v]
+            dom[e] &= movable
         for e, m in self.shape.items():
             dom[e] &= m
-        kinds = ALL_KINDS[v]
+        kinds = t.kinds
         flag = self.cls.flag_kind
+        # an attacked flag whose fall would have ended the game (Junqi) was no flag
+        flag_ends = self.variant.flag_capture_ends
         for _ in range(2):  # Gunjin flag records read the domain of the piece behind
             for rec in self.records:
                 if rec[0] == "att":
                     _, e, own, result, own_behind = rec
                     d = self.own_kind[own]
-                    if v == "gunjin" and d == pc.G_FLAG:
-                        d = self.own_kind[own_behind] if own_behind is not None else pc.G_FLAG
+                    if d == flag and own_behind is not None:
+                        d = self.own_kind[own_behind]  # it fought with the piece behind
                     m = 0
                     for a in kinds:
                         if table[a][d] == result:
                             m |= 1 << a
-                    dom[e] &= m & MOVABLE[v]
+                    dom[e] &= m & movable
                 else:
                     _, e, a, result, behind = rec
                     m = 0
                     for d in kinds:
                         if d != flag and table[a][d] == result:
                             m |= 1 << d
-                    if v == "gunjin":
-                        if behind is None:
-                            ok = result == ATTACKER_WINS
-                        else:
-                            ok = any(
-                                table[a][b] == result for b in kinds_of(dom[behind]) if b != flag
-                            )
-                        if ok:
-                            m |= 1 << flag
+                    if flag_ends:
+                        ok = False
+                    elif behind is None:
+                        ok = table[a][flag] == result
+                    else:
+                        ok = any(table[a][b] == result for b in kinds_of(dom[behind]) if b != flag)
+                    if ok:
+                        m |= 1 << flag
                     dom[e] &= m
+        if self.known:
+            _known_kinds(dom, self.known, t.counts)
         return dom
 
     def flag_checks(self) -> list[tuple[int, int, int, int | None]]:
-        """Gunjin: (identity, attacker kind, result, identity behind) for every attack on an
-        enemy piece; a sampled world that makes that piece the flag must reproduce it."""
-        if self.variant != "gunjin":
+        """Where a flag fights with the piece behind it (Gunjin): (identity, attacker kind,
+        result, identity behind) for every attack on an enemy piece; a sampled world that
+        makes that piece the flag must reproduce it."""
+        if not self.flag_behind:
             return []
         return [(r[1], r[2], r[3], r[4]) for r in self.records if r[0] == "def"]
 
@@ -243,33 +272,44 @@ class Tracker:
 class BoardTracker:
     """Facts from the current board alone, for a view whose history cannot be followed
     (e.g. a position set up by hand): enemy pieces are told apart only by whether they
-    stand off their own starting squares (then they have moved)."""
+    stand off their own starting squares (then they have moved), and by a kind the view
+    names (a shown flag)."""
 
-    def __init__(self, view: dict, me: int) -> None:
-        variant = view["variant"]
-        self.variant = variant
+    def __init__(self, variant: Variant | str, view: View, me: int) -> None:
+        t = tables_for(variant)
+        self.tables = t
+        self.variant = t.variant
         self.me = me
         self.enemy = 1 - me
-        self.cls = POSITION_CLASSES[variant]
+        self.cls = t.cls
         index = self.cls.spec.index
-        starts = set(START_SQUARES[variant][self.enemy])
+        starts = set(t.start_squares[self.enemy])
         alive = sorted(
             index[name] for name, cell in view["board"].items() if cell["owner"] == self.enemy
         )
-        total = sum(COUNTS[variant].values())
+        total = sum(t.counts.values())
         self.square = {s: s for s in alive}
         dead = [1000 + i for i in range(total - len(alive))]
         self.square.update({d: -1 for d in dead})
         self.enemy_ids = tuple(alive + dead)
         self.moved = {s for s in alive if s not in starts}
         self.records: list[tuple] = []
+        self.known = {
+            index[name]: t.kind_by_id[cell["kind"]]
+            for name, cell in view["board"].items()
+            if cell["owner"] == self.enemy and cell["kind"] is not None
+        }
 
     def alive_enemies(self) -> list[int]:
         return [e for e in self.enemy_ids if self.square[e] >= 0]
 
     def domains(self) -> dict[int, int]:
-        full = FULL_MASK[self.variant]
-        return {e: (MOVABLE[self.variant] if e in self.moved else full) for e in self.enemy_ids}
+        full = self.tables.full_mask
+        movable = self.tables.movable
+        dom = {e: (movable if e in self.moved else full) for e in self.enemy_ids}
+        if self.known:
+            _known_kinds(dom, self.known, self.tables.counts)
+        return dom
 
     def flag_checks(self) -> list:
         return []
@@ -308,14 +348,17 @@ class Belief:
         self.tracker = tracker
         self.prior = prior or {}
         self.variant = tracker.variant
-        self.counts = COUNTS[self.variant]
+        t = tracker.tables
+        self.counts = t.counts
         dom = tracker.domains()
         self.relaxed = False
         if not feasible(dom, self.counts):  # should not happen; keep playing on weaker facts
             self.relaxed = True
-            dom = {e: FULL_MASK[self.variant] for e in tracker.enemy_ids}
+            dom = {e: t.full_mask for e in tracker.enemy_ids}
             for e in tracker.moved:
-                dom[e] &= MOVABLE[self.variant]
+                dom[e] &= t.movable
+            if tracker.known:  # what the view names stays certain
+                _known_kinds(dom, tracker.known, self.counts)
         self.domains = dom
         self.checks = tracker.flag_checks()
         self._options = {e: kinds_of(m) for e, m in dom.items()}
@@ -430,11 +473,12 @@ class Belief:
         if not self.checks:
             return True
         table = self.tracker.cls.combat
+        flag = self.tracker.cls.flag_kind
         for e, a, result, behind in self.checks:
-            if assignment.get(e) != pc.G_FLAG:
+            if assignment.get(e) != flag:
                 continue
             if behind is None:
-                d = pc.G_FLAG
+                d = flag
             elif behind in assignment:
                 d = assignment[behind]
             else:
@@ -455,30 +499,59 @@ class Belief:
         return pos
 
 
-def own_position(view: dict, tracker: Tracker | None = None) -> Position:
+def own_position(variant: Variant | str, view: View) -> Position:
     """A position holding only what the player knows: own pieces with kinds, enemy pieces
-    with a placeholder kind (Classic/Gunjin), face-down pieces as face-down placeholders
-    (Blind).  Counters and side to move come from the view."""
-    variant = view["variant"]
-    cls = POSITION_CLASSES[variant]
+    with a placeholder kind unless the view names it (Classic/Gunjin), face-down pieces
+    as face-down placeholders (Blind).  Counters and side to move come from the view.
+    Under "an Engineer takes the flag" (Blind) the position also counts the mines of each
+    colour still face down, so that its move generator knows when a flag may be taken."""
+    t = tables_for(variant)
+    cls = t.cls
     names = cls.spec.index
-    kinds = KIND_BY_ID[variant]
+    kinds = t.kind_by_id
     board = [0] * cls.spec.size
     colours = view.get("colours")
     swap = -1 if not colours else (0 if colours[0] == "red" else 1)
-    if variant != "blind":
+    if not t.variant.has_flips:
         swap = 0
     for name, cell in view["board"].items():
         s = names[name]
         if cell["down"]:
-            board[s] = FACE_DOWN | pc.FLAG
+            board[s] = FACE_DOWN | cls.flag_kind  # a placeholder: nobody knows what it is
             continue
         owner = cell["owner"]
         colour = owner ^ swap if swap >= 0 else owner
         kind = kinds[cell["kind"]] if cell["kind"] is not None else cls.flag_kind
         board[s] = piece(kind, colour)
     turn = view["turn"] if view["turn"] is not None else 0
+    if t.variant.guarded_flag:
+        pool = BlindPool(t.variant, view).pool
+        hidden = (pool.get((pc.LANDMINE, 0), 0), pool.get((pc.LANDMINE, 1), 0))
+        pos = _counting_hidden_mines(cls)(board, turn, view["ply"], view["quiet"], swap)
+        pos.hidden_mines = hidden  # type: ignore[attr-defined]
+        return pos
     return cls(board, turn=turn, ply=view["ply"], quiet=view["quiet"], swap=swap)
+
+
+@functools.cache
+def _counting_hidden_mines(cls: type[Position]) -> type[Position]:
+    """`cls` (whose flag falls only once its colour's mines are gone) for a position that
+    holds face-down pieces as placeholders: `hidden_mines[colour]` counts the mines of
+    that colour among them, from the public pool."""
+
+    def mines_left(self, colour_bits: int) -> bool:
+        return self.hidden_mines[colour_bits >> 5] > 0 or cls.mines_left(self, colour_bits)
+
+    def copy(self) -> Position:
+        out = cls.copy(self)  # of this same class
+        out.hidden_mines = self.hidden_mines  # type: ignore[attr-defined]
+        return out
+
+    return type(
+        f"{cls.__name__}[public]",
+        (cls,),
+        {"__slots__": ("hidden_mines",), "mines_left": mines_left, "copy": copy},
+    )
 
 
 class BlindPool:
@@ -488,9 +561,10 @@ class BlindPool:
     position set up by hand it may not match the number of face-down pieces; it is then
     still used, as the odds of what a flip shows."""
 
-    def __init__(self, view: dict) -> None:
-        counts = COUNTS["blind"]
-        kinds = KIND_BY_ID["blind"]
+    def __init__(self, variant: Variant | str, view: View) -> None:
+        t = tables_for(variant)
+        counts = t.counts
+        kinds = t.kind_by_id
         pool = {(k, c): counts[k] for c in (0, 1) for k in counts}
         colours = view.get("colours")
         swap = -1 if not colours else (0 if colours[0] == "red" else 1)
@@ -516,7 +590,6 @@ class BlindPool:
 
 
 __all__ = [
-    "FULL_MASK",
     "Belief",
     "BeliefError",
     "BlindPool",

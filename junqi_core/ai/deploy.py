@@ -4,7 +4,10 @@ Pieces are placed one kind at a time, most constrained first, each on a free leg
 drawn with a weight that says how good that square is for that kind.  The weights come
 from common practice (flag in a corner headquarters ringed by mines, bombs behind the
 front guarding the approach, engineers on the railway, small pieces on the front rank).
-The result is always checked against the deployment rules.
+The board, the placement rules and the ranks come from the variant's `Tables`, so a
+board without stations or bombs allowed on the front rank are placed for as well; the
+result is always checked against the variant's deployment rules.  The family strategy
+(`strategy.Strategy.layout`) chooses the function.
 """
 
 from __future__ import annotations
@@ -12,14 +15,21 @@ from __future__ import annotations
 import random
 
 from junqi_core import pieces as pc
-from junqi_core.ai.tables import relative_rank
-from junqi_core.deployment import DEPLOYMENTS, Layout
-from junqi_core.topology import BOARDS, GUNJIN_TABLES
+from junqi_core.ai.tables import Tables
+from junqi_core.deployment import DeploymentRules, Layout
+from junqi_core.topology import Board
 
 
-def _file(variant: str, square: int) -> str:
-    name = BOARDS[variant].names[square]
+def _file(board: Board, square: int) -> str:
+    name = board.names[square]
     return "c" if name.startswith("hq") else name[0]
+
+
+def _rules(t: Tables) -> DeploymentRules:
+    rules = t.variant.deployment
+    if rules is None:
+        raise ValueError(f"{t.variant.name} has no deployment")
+    return rules
 
 
 def _pick(rng: random.Random, squares: list[int], weights: list[float]) -> int:
@@ -33,14 +43,13 @@ def _pick(rng: random.Random, squares: list[int], weights: list[float]) -> int:
 
 
 def _place(
-    variant: str,
+    rules: DeploymentRules,
     player: int,
     rng: random.Random,
     order: list[tuple[int, int]],
     weight,
     fixed: Layout | None = None,
 ) -> Layout:
-    rules = DEPLOYMENTS[variant]
     layout: Layout = dict(fixed or {})
     free = [s for s in rules.squares(player) if s not in layout]
     for kind, count in order:
@@ -54,8 +63,12 @@ def _place(
     return layout
 
 
-def classic_layout(player: int, rng: random.Random, fortified: bool = False) -> Layout:
-    board = BOARDS["classic"]
+def junqi_layout(t: Tables, player: int, rng: random.Random, fortified: bool = False) -> Layout:
+    """A Classic layout: the flag in a headquarters with mines at its gates."""
+    rules = _rules(t)
+    board = t.board
+    rank = t.rank[player]
+    hq_frozen = t.variant.hq_frozen
     steps = board.neighbours
     hq_pair = board.hqs[player]
     flag_hq = rng.choice(hq_pair)
@@ -70,13 +83,13 @@ def classic_layout(player: int, rng: random.Random, fortified: bool = False) -> 
         fixed[s] = pc.LANDMINE
 
     def weight(kind: int, s: int, layout: Layout) -> float:
-        rr = relative_rank("classic", player, s)
-        f = _file("classic", s)
+        rr = rank[s]
+        f = _file(board, s)
         rail = board.on_rail[s]
         near_flag = s in ring
         if kind == pc.LANDMINE:
             return 1.0 + (rr == 1)
-        if s == spare_hq:  # pieces there never move: keep something small
+        if s == spare_hq and hq_frozen:  # pieces there never move: keep something small
             return {pc.LIEUTENANT: 6.0, pc.ENGINEER: 2.0, pc.CAPTAIN: 3.0}.get(kind, 0.05)
         if kind == pc.BOMB:
             if near_flag:
@@ -109,34 +122,46 @@ def classic_layout(player: int, rng: random.Random, fortified: bool = False) -> 
         (pc.CAPTAIN, 3),
         (pc.LIEUTENANT, 3),
     ]
-    return _place("classic", player, rng, order, weight, fixed)
+    return _place(rules, player, rng, order, weight, fixed)
 
 
 def gunjin_layout(
-    player: int, rng: random.Random, hq_mine: float | None = None, fortified: bool = False
+    t: Tables,
+    player: int,
+    rng: random.Random,
+    hq_mine: float | None = None,
+    fortified: bool = False,
 ) -> Layout:
-    board = BOARDS["gunjin"]
-    rules = DEPLOYMENTS["gunjin"]
+    """A Gunjin layout.  `hq_mine`, if given, is how often it puts a mine in its
+    headquarters when the HQ is not the square behind the flag (that square holds the
+    flag's guard); `fortified`: a mine in the HQ always."""
+    rules = _rules(t)
+    board = t.board
+    rank = t.rank[player]
     hq = board.hqs[player][0]
-    behind = GUNJIN_TABLES.behind[player]
+    behind = t.cls.tables.behind[player]  # type: ignore[attr-defined]
     # The flag fights with the strength of the piece behind it: choose that piece first.
     spots = [
         s
         for s in rules.squares(player)
         if rules.placement_error(player, pc.G_FLAG, s) is None
-        and relative_rank("gunjin", player, s) <= 3
+        and rank[s] <= 3
         and behind[s] is not None
     ]
     weights = [6.0 if behind[s] == hq else 1.0 for s in spots]
     flag = _pick(rng, spots, weights)
-    guard = rng.choice(
+    guard: int | None = rng.choice(
         [pc.MINE, pc.MINE, pc.LIEUTENANT_GENERAL, pc.G_MAJOR_GENERAL, pc.G_COLONEL, pc.TANK]
     )
     if fortified:
         hq_mine = 1.0
         if behind[flag] == hq:
             guard = pc.MINE  # the HQ holds a mine even when it is the flag's guard square
-    fixed: Layout = {flag: pc.G_FLAG, behind[flag]: guard}
+    fixed: Layout = {flag: pc.G_FLAG}
+    if t.variant.flag_behind:
+        fixed[behind[flag]] = guard
+    else:
+        guard = None  # rule option: the flag has no strength of its own, nothing guards it
     if hq_mine is None:
         hq_mine = guard != pc.MINE and rng.random() < 0.35
     else:
@@ -147,8 +172,8 @@ def gunjin_layout(
         hq_mine = False
 
     def weight(kind: int, s: int, layout: Layout) -> float:
-        rr = relative_rank("gunjin", player, s)
-        f = _file("gunjin", s)
+        rr = rank[s]
+        f = _file(board, s)
         access = s in board.access
         if kind == pc.MINE:
             if s == hq:
@@ -195,22 +220,4 @@ def gunjin_layout(
         pc.SECOND_LIEUTENANT,
     ]
     order = [(k, counts[k]) for k in order_kinds if counts[k]]
-    return _place("gunjin", player, rng, order, weight, fixed)
-
-
-def cpu_layout(
-    variant: str,
-    player: int,
-    rng: random.Random,
-    hq_mine: float | None = None,
-    fortified: bool = False,
-) -> Layout:
-    """A CPU deployment for Classic or Gunjin (Blind has none).  `hq_mine`, if given, is
-    how often a Gunjin layout puts a mine in its headquarters when the HQ is not the
-    square behind the flag (that square holds the flag's guard).  `fortified` closes the
-    flag in: all three of its gates mined (Classic), a mine in the HQ always (Gunjin)."""
-    if variant == "classic":
-        return classic_layout(player, rng, fortified)
-    if variant == "gunjin":
-        return gunjin_layout(player, rng, hq_mine, fortified)
-    raise ValueError(f"{variant} has no deployment")
+    return _place(rules, player, rng, order, weight, fixed)

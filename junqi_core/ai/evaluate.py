@@ -4,19 +4,53 @@
 and negative for colour 1.  A table is built for one (sampled or public) world: it knows
 where each flag stands there, which enemy pieces are left, and so on.  The score of a
 position is the sum over its pieces; a move changes it by `move_delta` (which the search
-calls as `Searcher.delta`).
+calls as `Searcher.delta`).  The board, distances and rule flags come from the rules'
+`Tables` (`tables.tables_for`); which builder applies is the family strategy's choice.
 """
 
 from __future__ import annotations
 
 from junqi_core import pieces as pc
-from junqi_core.ai.tables import DIST, STEPS, VALUES, relative_rank
+from junqi_core.ai.tables import Tables
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, FACE_DOWN, KIND_MASK
 from junqi_core.rules import Position
-from junqi_core.topology import BOARDS
 
 WIN = 10_000.0
 N_PIECES = 128  # piece ints: 5 kind bits, colour bit, face-down bit
+
+# Material values (an Engineer is worth more than its rank: it clears mines).
+JUNQI_VALUES = {
+    pc.ENGINEER: 20.0,
+    pc.LIEUTENANT: 8.0,
+    pc.CAPTAIN: 12.0,
+    pc.MAJOR: 17.0,
+    pc.COLONEL: 25.0,
+    pc.BRIGADIER: 35.0,
+    pc.MAJOR_GENERAL: 48.0,
+    pc.GENERAL: 68.0,
+    pc.FIELD_MARSHAL: 92.0,
+    pc.BOMB: 42.0,
+    pc.LANDMINE: 14.0,
+    pc.FLAG: 0.0,
+}
+GUNJIN_VALUES = {
+    pc.ARMY_GENERAL: 85.0,
+    pc.LIEUTENANT_GENERAL: 68.0,
+    pc.G_MAJOR_GENERAL: 54.0,
+    pc.PLANE: 58.0,
+    pc.TANK: 44.0,
+    pc.G_COLONEL: 34.0,
+    pc.LIEUTENANT_COLONEL: 28.0,
+    pc.G_MAJOR: 23.0,
+    pc.G_CAPTAIN: 15.0,
+    pc.FIRST_LIEUTENANT: 11.0,
+    pc.SECOND_LIEUTENANT: 8.0,
+    pc.CAVALRY: 10.0,
+    pc.G_ENGINEER: 14.0,
+    pc.SPY: 26.0,
+    pc.MINE: 18.0,
+    pc.G_FLAG: 12.0,
+}
 
 CLASSIC_ATTRACT = {  # weight of closeness to the enemy flag, per kind
     pc.ENGINEER: 1.6,
@@ -46,6 +80,7 @@ GUNJIN_ATTRACT = {
     pc.G_ENGINEER: 0.8,
     pc.SPY: 0.4,
 }
+OCCUPIER_ATTRACT = 2.0  # at least this for a piece whose entry into the enemy HQ wins
 
 
 NEAR = {1: 8.0, 2: 3.0}  # extra pull at one and two steps from the target
@@ -101,10 +136,10 @@ class Weights:
 
 
 def _junqi_dynamic_values(
-    variant: str, kinds_left: tuple[list[int], list[int]], w: Weights
+    kinds_left: tuple[list[int], list[int]], w: Weights
 ) -> tuple[dict[int, float], dict[int, float]]:
     """Per colour, the value of each kind given what the other side still has."""
-    base = VALUES[variant]
+    base = JUNQI_VALUES
     out = []
     for colour in (0, 1):
         enemy = kinds_left[1 - colour]
@@ -131,17 +166,21 @@ def _pair(w: Weights | tuple[Weights, Weights]) -> tuple[Weights, Weights]:
 
 
 def _junqi_positional(
-    variant: str, flags: tuple[int | None, int | None], ws: tuple[Weights, Weights]
+    t: Tables,
+    enemy_half: bool,
+    flags: tuple[int | None, int | None],
+    ws: tuple[Weights, Weights],
 ) -> dict[tuple[int, int], list[float]]:
-    """(colour, kind) -> positional bonus per square, unsigned (no material)."""
-    key = (variant, flags, ws[0].key(), ws[1].key())
+    """(colour, kind) -> positional bonus per square, unsigned (no material).
+    `enemy_half`: whether a movable piece gains by standing in the enemy half."""
+    key = (t, enemy_half, flags, ws[0].key(), ws[1].key())
     cached = _POSITIONAL.get(key)
     if cached is not None:
         return cached
-    board = BOARDS[variant]
+    board = t.board
     n = board.size
-    dist = DIST[variant]
-    steps = STEPS[variant]
+    dist = t.dist
+    steps = t.steps
     camps = board.camps
     on_rail = board.on_rail
     out: dict[tuple[int, int], list[float]] = {}
@@ -154,7 +193,8 @@ def _junqi_positional(
         w = ws[colour]
         target = flags[1 - colour]
         own_flag = flags[colour]
-        half = [variant == "classic" and relative_rank(variant, colour, s) >= 7 for s in range(n)]
+        rank = t.rank[colour]
+        half = [enemy_half and rank[s] >= 7 for s in range(n)]
         for kind in range(1, pc.FLAG):
             row = [0.0] * n
             movable = kind < pc.LANDMINE
@@ -190,19 +230,24 @@ def _junqi_positional(
 
 
 def junqi_tables(
-    variant: str,
+    t: Tables,
     flags: tuple[int | None, int | None],
     kinds_left: tuple[list[int], list[int]],
     w: Weights | tuple[Weights, Weights],
     fish: tuple[tuple[float, ...], tuple[float, ...]] | None = None,
+    *,
+    enemy_half: bool = True,
+    face_up_flag: bool = False,
 ) -> tuple[list[list[float]], tuple[float, ...]]:
-    """PSTs for Classic or Blind; flags[c] = square of colour c's flag (None: unknown).
-    `w` may give each colour its own weights; `fish` (Blind) a bonus per square for
-    each colour's movable pieces.  Also returns each piece int's material."""
-    n = BOARDS[variant].size
+    """PSTs for Junqi (Classic, Blind); flags[c] = square of colour c's flag (None:
+    unknown).  `w` may give each colour its own weights; `fish` (Blind) a bonus per
+    square for each colour's movable pieces; `enemy_half` (Classic) a bonus for a movable
+    piece in the enemy half; `face_up_flag` (Blind) a cost for a flag lying face up.
+    Also returns each piece int's material."""
+    n = t.board.size
     ws = _pair(w)
-    values = _junqi_dynamic_values(variant, kinds_left, ws[0])
-    positional = _junqi_positional(variant, flags, ws)
+    values = _junqi_dynamic_values(kinds_left, ws[0])
+    positional = _junqi_positional(t, enemy_half, flags, ws)
     zero = [0.0] * n
     pst = [zero] * N_PIECES
     for colour in (0, 1):
@@ -210,7 +255,7 @@ def junqi_tables(
         colour_bit = COLOUR_BIT if colour else 0
         for kind in range(1, 13):
             base = vals[kind]
-            if kind == pc.FLAG and variant == "blind":
+            if kind == pc.FLAG and face_up_flag:
                 base = -ws[colour].exposed_flag  # face up, anyone may walk onto it
             pos_row = positional.get((colour, kind))
             row = [base] * n if pos_row is None else [base + x for x in pos_row]
@@ -266,14 +311,17 @@ def _material(values: tuple[dict[int, float], dict[int, float]]) -> tuple[float,
     return tuple(out)
 
 
-def _gunjin_positional(ws: tuple[Weights, Weights]) -> dict[tuple[int, int], list[float]]:
-    key = ("gunjin", ws[0].key(), ws[1].key())
+def _gunjin_positional(
+    t: Tables, ws: tuple[Weights, Weights]
+) -> dict[tuple[int, int], list[float]]:
+    key = (t, ws[0].key(), ws[1].key())
     cached = _POSITIONAL.get(key)
     if cached is not None:
         return cached
-    board = BOARDS["gunjin"]
+    board = t.board
     n = board.size
-    steps = STEPS["gunjin"]
+    steps = t.steps
+    occupiers = t.variant.occupiers
     hqs = (board.hqs[0][0], board.hqs[1][0])
     out: dict[tuple[int, int], list[float]] = {}
     for colour in (0, 1):
@@ -281,18 +329,22 @@ def _gunjin_positional(ws: tuple[Weights, Weights]) -> dict[tuple[int, int], lis
         target = hqs[1 - colour]
         home = hqs[colour]
         gates = set(board.neighbours[home]) | {home}
+        rank = t.rank[colour]
         for kind in range(1, pc.G_FLAG):
             row = [0.0] * n
-            attract = GUNJIN_ATTRACT.get(kind, 0.5) * w.attract
+            attract = GUNJIN_ATTRACT.get(kind, 0.5)
+            if kind in occupiers:
+                attract = max(attract, OCCUPIER_ATTRACT)
+            attract *= w.attract
             for s in range(n):
                 v = w.gate if s in gates else 0.0
                 if kind == pc.MINE:
                     row[s] = v
                     continue
-                if relative_rank("gunjin", colour, s) >= 5:
+                if rank[s] >= 5:
                     v += w.enemy_half
                 v += attract * max(0, 8 - steps[s][target])
-                if kind in pc.GUNJIN_OCCUPIERS:
+                if kind in occupiers:
                     v += w.near * 1.5 * NEAR.get(steps[s][target], 0.0)
                     v += w.race * RACE.get(steps[s][target], 0.0)
                 d = steps[s][home]
@@ -302,6 +354,8 @@ def _gunjin_positional(ws: tuple[Weights, Weights]) -> dict[tuple[int, int], lis
                     v += w.spy_home * SPY_HOME.get(d, 0.0)
                 row[s] = v
             out[(colour, kind)] = row
+    if len(_POSITIONAL) > 256:
+        _POSITIONAL.clear()
     _POSITIONAL[key] = out
     return out
 
@@ -312,7 +366,7 @@ def gunjin_values(
     per_colour = []
     for colour in (0, 1):
         enemy = kinds_left[1 - colour]
-        values = dict(VALUES["gunjin"])
+        values = dict(GUNJIN_VALUES)
         if pc.ARMY_GENERAL not in enemy:
             values[pc.SPY] = 5.0
         if w.dynamic:
@@ -325,12 +379,13 @@ def gunjin_values(
     return per_colour[0], per_colour[1]
 
 
-def unstoppable(pos: Position) -> tuple[frozenset[int], frozenset[int]]:
+def unstoppable(t: Tables, pos: Position) -> tuple[frozenset[int], frozenset[int]]:
     """Gunjin: per colour, its occupiers that no enemy piece able to beat them can reach
     before they reach the enemy HQ (step distances on the current board)."""
     board = pos.board
-    steps = STEPS["gunjin"]
-    spec = BOARDS["gunjin"]
+    steps = t.steps
+    spec = t.board
+    occupiers = t.variant.occupiers
     hqs = (spec.hqs[0][0], spec.hqs[1][0])
     combat = pos.combat
     out: list[frozenset[int]] = []
@@ -338,7 +393,7 @@ def unstoppable(pos: Position) -> tuple[frozenset[int], frozenset[int]]:
         target = hqs[1 - colour]
         found = set()
         for x, p in enumerate(board):
-            if not p or (p >> 5) & 1 != colour or p & 31 not in pc.GUNJIN_OCCUPIERS:
+            if not p or (p >> 5) & 1 != colour or p & 31 not in occupiers:
                 continue
             kind = p & 31
             reach = steps[x][target]
@@ -358,16 +413,18 @@ def unstoppable(pos: Position) -> tuple[frozenset[int], frozenset[int]]:
 
 
 def gunjin_tables(
+    t: Tables,
     kinds_left: tuple[list[int], list[int]],
     w: Weights | tuple[Weights, Weights],
     rushing: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset()),
 ) -> tuple[list[list[float]], tuple[float, ...]]:
-    n = BOARDS["gunjin"].size
+    """PSTs for Gunjin; `rushing` per colour the occupiers nothing can stop in time."""
+    n = t.board.size
     ws = _pair(w)
     values = gunjin_values(kinds_left, ws[0])
-    positional = _gunjin_positional(ws)
-    steps = STEPS["gunjin"]
-    spec = BOARDS["gunjin"]
+    positional = _gunjin_positional(t, ws)
+    steps = t.steps
+    spec = t.board
     hqs = (spec.hqs[0][0], spec.hqs[1][0])
     zero = [0.0] * n
     pst = [zero] * N_PIECES
@@ -388,17 +445,21 @@ def gunjin_tables(
     return pst, _material(values)
 
 
-def value_key(variant: str, kinds_left: tuple[list[int], list[int]]) -> tuple:
-    """What the dynamic piece values depend on (for caching tables)."""
+def junqi_value_key(kinds_left: tuple[list[int], list[int]]) -> tuple:
+    """What Junqi's dynamic piece values depend on (for caching tables)."""
     out = []
-    for colour in (0, 1):
-        ks = kinds_left[colour]
-        if variant == "gunjin":
-            strong = [k for k in ks if k <= pc.TANK]
-            out.append((min(strong) if strong else 99, pc.ARMY_GENERAL in ks))
-        else:
-            officers = [k for k in ks if k <= pc.FIELD_MARSHAL]
-            out.append((max(officers) if officers else 0, ks.count(pc.LANDMINE)))
+    for ks in kinds_left:
+        officers = [k for k in ks if k <= pc.FIELD_MARSHAL]
+        out.append((max(officers) if officers else 0, ks.count(pc.LANDMINE)))
+    return tuple(out)
+
+
+def gunjin_value_key(kinds_left: tuple[list[int], list[int]]) -> tuple:
+    """What Gunjin's dynamic piece values depend on (for caching tables)."""
+    out = []
+    for ks in kinds_left:
+        strong = [k for k in ks if k <= pc.TANK]
+        out.append((min(strong) if strong else 99, pc.ARMY_GENERAL in ks))
     return tuple(out)
 
 

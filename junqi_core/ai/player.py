@@ -4,7 +4,9 @@ A `CpuPlayer` is made from (variant, player seat, seed) and is given only the pl
 view dicts and events (`views.view`, `views.event`).  From the view it rebuilds what it
 may know (`belief`), samples complete worlds consistent with it (Gunjin Hard: weighed by
 how layouts usually look, `prior`), searches them (`search`) and averages.  In Blind it
-searches the one public position, flips being chance events.
+searches the one public position, flips being chance events.  What differs between the
+families of rules is the strategy's (`strategy.strategy_for(variant)`); every table it
+reads comes from the player's `Variant`, under whatever rule options it has.
 
 Every decision is a pure function of (seed, view): the random generator is re-seeded
 from the seed and the ply for each decision, and search runs to fixed world/node budgets.
@@ -30,26 +32,14 @@ from junqi_core.ai.belief import (
     Tracker,
     own_position,
 )
-from junqi_core.ai.deploy import cpu_layout
-from junqi_core.ai.evaluate import (
-    Weights,
-    fishing,
-    flag_squares,
-    gunjin_tables,
-    junqi_tables,
-    kinds_left,
-    score_of,
-    unstoppable,
-    value_key,
-)
-from junqi_core.ai.prior import gunjin_prior
-from junqi_core.ai.search import INF, JUNQI_LINES, NodeLimit, Searcher, TimeUp
-from junqi_core.ai.tables import KIND_IDS, VALUES
+from junqi_core.ai.evaluate import Weights, score_of
+from junqi_core.ai.search import INF, NodeLimit, TimeUp
+from junqi_core.ai.strategy import BlindStrategy, Strategy, strategy_for
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
 from junqi_core.rules import Position, is_flip
-from junqi_core.topology import BOARDS
 from junqi_core.variants import Variant, find_variant
+from junqi_core.views import Event, View
 
 
 @dataclass(frozen=True)
@@ -109,47 +99,12 @@ LEVEL_SETTINGS: dict[str, Level] = {
     ),
 }
 
-# Per variant changes to a level (Blind has no hidden identities to sample).
-VARIANT_SETTINGS: dict[tuple[str, str], dict] = {
-    # Blind pieces are face up: even a random opponent takes what is left hanging, and
-    # walks into a camp next to a face-up flag, from where the capture cannot be stopped.
-    # Its mistakes are careless flips: it moves its pieces as well as it can.
-    ("blind", "easy"): {"hang": 0.8, "flag_watch": True, "careless_flips_only": True},
-    # Classic Hard: as many nodes as fit the page budget (p95 1.5 s in Pyodide); more
-    # nodes mean more sampled worlds, and it scored better with each rise in the budget
-    ("classic", "hard"): {"nodes": 450_000},
-    # Gunjin: a mine in the headquarters is the surest defence against occupation; an
-    # occupier nothing can stop, and the Spy (the only answer to the Army General) kept
-    # near home, are what decide its races
-    ("gunjin", "medium"): {"hq_mine": 1.0, "weights": {"rush": 1.0, "spy_home": 1.0}},
-    # Hard also expects the enemy's layout to look like the usual ones, above all a mine
-    # in the HQ (sampling every legal layout alike puts one there about 1 time in 11).
-    # It looks four plies ahead, which beat three plies against Medium (docs/strength.md,
-    # stop 18); 600,000 nodes still buy all 30 worlds in most positions
-    ("gunjin", "hard"): {
-        "hq_mine": 1.0,
-        "deployment_prior": True,
-        "worlds": 30,
-        "depth": 4,
-        "min_worlds": 2,
-        "nodes": 600_000,
-        "weights": {"rush": 1.0, "spy_home": 1.0},
-    },
-    ("blind", "hard"): {"depth": 4, "nodes": 90_000, "weights": {"fish": 1.0}},
-    # Gunjin's Easy rushes less (a headlong race is what one-move lookahead does best),
-    # but still sees the opponent's attackers closing in on its headquarters
-    ("gunjin", "easy"): {
-        "blunder": 0.15,
-        "blunder_window": 20.0,
-        "weights": {"guard": 0.3, "race": 0.0, "attract": 0.6, "near": 0.5},
-        "enemy_weights": {"guard": 0.3},
-    },
-}
 
-
-def settings_for(variant: str, level: str) -> Level:
+def settings_for(variant: Variant | str, level: str) -> Level:
+    """A level's settings under a variant's rules: the level's own, changed where the
+    family's strategy says so (`Strategy.level_settings`)."""
     base = LEVEL_SETTINGS[level]
-    extra = VARIANT_SETTINGS.get((variant, level))
+    extra = strategy_for(variant).level_settings.get(level)
     return replace(base, **extra) if extra else base
 
 
@@ -176,11 +131,11 @@ class CpuPlayer:
     ) -> None:
         if isinstance(variant, str):
             variant = find_variant(variant)
-        self.rules = variant
-        self.variant = variant.id
+        self.variant: Variant = variant
+        self.strategy: Strategy = strategy_for(variant)
         self.player = player
         self.seed = seed
-        self.settings = settings_for(self.variant, self.level)
+        self.settings = settings_for(variant, self.level)
         self.time_cap = self.settings.time_cap if time_cap is _UNSET else time_cap
         self.clock = clock
         self.weights = Weights(**self.settings.weights)
@@ -193,18 +148,18 @@ class CpuPlayer:
 
     # --- the Player protocol -------------------------------------------------------------
 
-    def deploy(self, view: dict) -> dict[str, str]:
+    def deploy(self, view: View) -> dict[str, str]:
         rng = random.Random(self.seed * 7_919 + 17)
         level = self.settings
-        layout = cpu_layout(self.variant, self.player, rng, level.hq_mine, level.fortified)
-        names = BOARDS[self.variant].names
-        ids = KIND_IDS[self.variant]
+        layout = self.strategy.layout(self.player, rng, level.hq_mine, level.fortified)
+        names = self.variant.board.names
+        ids = self.strategy.tables.kind_ids
         return {names[s]: ids[k] for s, k in sorted(layout.items())}
 
-    def observe(self, event: dict) -> None:
+    def observe(self, event: Event) -> None:
         """Events are also in the next view's history, which is what the player reads."""
 
-    def choose(self, view: dict, legal: list[str]) -> str:
+    def choose(self, view: View, legal: list[str]) -> str:
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
@@ -213,14 +168,14 @@ class CpuPlayer:
         deadline = None
         if self.time_cap is not None:
             deadline = start + self.time_cap * SEARCH_SHARE  # type: ignore[operator]
-        board = BOARDS[self.variant]
+        board = self.variant.board
         moves = [parse_move(board, a) for a in legal]
         rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + 1)
         values = self._values(view, moves, rng, deadline)
         index = self._pick(values, rng, moves)
         return move_text(board, moves[index])
 
-    def answer_draw(self, view: dict) -> bool:
+    def answer_draw(self, view: View) -> bool:
         """Accept when this player's own estimate says it is clearly worse."""
         rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + 2)
         estimate = self.estimate(view, rng)
@@ -228,14 +183,15 @@ class CpuPlayer:
 
     # --- thinking -------------------------------------------------------------------------
 
-    def estimate(self, view: dict, rng: random.Random, worlds: int = 6) -> float:
+    def estimate(self, view: View, rng: random.Random, worlds: int = 6) -> float:
         """Mean table score of sampled worlds from this player's side (no search)."""
-        base = own_position(view)
+        base = own_position(self.variant, view)
         colour = self._colour(base)
         sign = 1.0 if colour == 0 else -1.0
-        if self.variant == "blind":
-            pool = BlindPool(view)
-            pst, _, _, pool_total = self._blind_tables(base, pool)
+        strategy = self.strategy
+        if isinstance(strategy, BlindStrategy):
+            pool = BlindPool(self.variant, view)
+            pst, _, _, pool_total = strategy.public_tables(base, pool, self._ws, self._pst_cache)
             return sign * (score_of(base, pst) + pool_total)
         belief = self._belief(view)
         total = 0.0
@@ -245,7 +201,7 @@ class CpuPlayer:
         return sign * total / worlds
 
     def _pressing(
-        self, view: dict, base: Position, belief: Belief | None
+        self, view: View, base: Position, belief: Belief | None
     ) -> tuple[Weights, Weights]:
         """Per-colour weights: a side clearly ahead attacks harder as the quiet-move draw
         comes nearer (it would throw the lead away)."""
@@ -257,16 +213,17 @@ class CpuPlayer:
         urgency = round(urgency * 4) / 4  # a few steps, so tables can be cached
         if urgency <= 0 or base.swap < 0:
             return plain
-        values = VALUES[self.variant]
+        values = self.strategy.values
+        public = self.variant.public_face_up  # face-up enemy pieces are known (Blind)
         mine = theirs = 0.0
         for p in base.board:
             if p and not p & FACE_DOWN:
                 if (p >> 5) & 1 == colour:
                     mine += values[p & KIND_MASK]
-                elif self.variant == "blind":
+                elif public:
                     theirs += values[p & KIND_MASK]
-        if self.variant == "blind":
-            for (k, c), n in BlindPool(view).pool.items():
+        if self.strategy.flips:
+            for (k, c), n in BlindPool(self.variant, view).pool.items():
                 if c == colour:
                     mine += values[k] * n
                 else:
@@ -303,7 +260,7 @@ class CpuPlayer:
     def _colour(self, pos: Position) -> int:
         return self.player ^ pos.swap if pos.swap >= 0 else self.player
 
-    def _belief(self, view: dict) -> Belief:
+    def _belief(self, view: View) -> Belief:
         tracker = self._tracker
         try:
             if tracker is None:
@@ -316,96 +273,81 @@ class CpuPlayer:
         except BeliefError:
             # a history that cannot be followed (a position set up by hand): board only
             self._tracker = None
-            return Belief(BoardTracker(view, self.player))
+            return Belief(BoardTracker(self.variant, view, self.player))
         self._tracker = tracker
-        if self.settings.deployment_prior and self.variant == "gunjin":
-            return Belief(tracker, gunjin_prior(1 - self.player))
-        return Belief(tracker)
+        prior = self.strategy.prior(1 - self.player) if self.settings.deployment_prior else None
+        return Belief(tracker, prior)
 
     def _tables(self, world: Position):
         """(pst, material values) for a world, cached by what they depend on."""
-        left = kinds_left(world)
-        ws = (self._ws[0].key(), self._ws[1].key())
-        if self.variant == "gunjin":
-            rushing = unstoppable(world) if self._ws[0].rush or self._ws[1].rush else None
-            key = (value_key("gunjin", left), ws, rushing)
-        else:
-            key = (flag_squares(world), value_key(self.variant, left), ws)
-        tables = self._pst_cache.get(key)
-        if tables is None:
-            if len(self._pst_cache) > 64:
-                self._pst_cache.clear()
-            if self.variant == "gunjin":
-                tables = gunjin_tables(left, self._ws, rushing or (frozenset(), frozenset()))
-            else:
-                tables = junqi_tables(self.variant, flag_squares(world), left, self._ws)
-            self._pst_cache[key] = tables
-        return tables
-
-    def _blind_tables(self, pos: Position, pool: BlindPool):
-        left = kinds_left(pos)
-        for (k, c), n in pool.pool.items():
-            left[c].extend([k] * n)
-        ws = (self._ws[0].key(), self._ws[1].key())
-        fish = None
-        if self._ws[0].fish or self._ws[1].fish:
-            fish = fishing(pos, JUNQI_LINES["blind"])
-        key = ("blind", flag_squares(pos), value_key("blind", left), ws, fish)
-        tables = self._pst_cache.get(key)
-        if tables is None:
-            if len(self._pst_cache) > 64:
-                self._pst_cache.clear()
-            tables = junqi_tables("blind", flag_squares(pos), left, self._ws, fish)
-            self._pst_cache[key] = tables
-        pst, values = tables
-        pool_value = {}
-        total = 0.0
-        for (k, c), n in pool.pool.items():
-            p = pc.piece(k, c)
-            pool_value[p] = values[p] * (1.0 if c == 0 else -1.0)
-            total += pool_value[p] * n
-        return pst, values, pool_value, total
+        return self.strategy.world_tables(world, self._ws, self._pst_cache)
 
     def _values(
-        self, view: dict, moves: list[int], rng: random.Random, deadline: float | None
+        self, view: View, moves: list[int], rng: random.Random, deadline: float | None
     ) -> list[float]:
-        level = self.settings
-        base = own_position(view)
+        base = own_position(self.variant, view)
         info = {"worlds": 0, "nodes": 0, "timeout": False}
         self.last_info = info
-        belief = None if self.variant == "blind" else self._belief(view)
+        strategy = self.strategy
+        if isinstance(strategy, BlindStrategy):
+            self._ws = self._pressing(view, base, None)
+            return self._public_values(strategy, view, base, moves, deadline, info)
+        belief = self._belief(view)
         self._ws = self._pressing(view, base, belief)
-        if self.variant == "blind":
-            pool = BlindPool(view)
-            pst, values, pool_value, pool_total = self._blind_tables(base, pool)
-            searcher = Searcher(
-                "blind", pst, self.clock, None, values, level.hang, level.flag_watch
-            )
-            score = score_of(base, pst) + pool_total
-            outcomes = pool.outcomes()
-            # iterative deepening: depth 1 always completes; deeper ones only in time
-            result = searcher.blind_root_values(
-                base, moves, 1, score, outcomes, pool_value, level.margin
-            )
-            searcher.deadline = deadline
-            searcher.node_limit = level.nodes
-            for depth in range(2, level.depth + 1):
-                try:
-                    result = searcher.blind_root_values(
-                        base, moves, depth, score, outcomes, pool_value, level.margin
-                    )
-                except NodeLimit:
-                    break  # the deepest search that fitted the budget stands
-                except TimeUp:
-                    info["timeout"] = True
-                    break
-                info["depth"] = depth
-            info["nodes"] = searcher.nodes
-            return result
-        assert belief is not None
+        return self._sampled_values(belief, base, moves, rng, deadline, info)
+
+    def _public_values(
+        self,
+        strategy: BlindStrategy,
+        view: View,
+        base: Position,
+        moves: list[int],
+        deadline: float | None,
+        info: dict,
+    ) -> list[float]:
+        """Blind: the one public position searched, each flip a chance event over the pool."""
+        level = self.settings
+        pool = BlindPool(self.variant, view)
+        pst, values, pool_value, pool_total = strategy.public_tables(
+            base, pool, self._ws, self._pst_cache
+        )
+        searcher = strategy.searcher(pst, self.clock, None, values, level.hang, level.flag_watch)
+        score = score_of(base, pst) + pool_total
+        outcomes = pool.outcomes()
+        # iterative deepening: depth 1 always completes; deeper ones only in time
+        result = searcher.blind_root_values(
+            base, moves, 1, score, outcomes, pool_value, level.margin
+        )
+        searcher.deadline = deadline
+        searcher.node_limit = level.nodes
+        for depth in range(2, level.depth + 1):
+            try:
+                result = searcher.blind_root_values(
+                    base, moves, depth, score, outcomes, pool_value, level.margin
+                )
+            except NodeLimit:
+                break  # the deepest search that fitted the budget stands
+            except TimeUp:
+                info["timeout"] = True
+                break
+            info["depth"] = depth
+        info["nodes"] = searcher.nodes
+        return result
+
+    def _sampled_values(
+        self,
+        belief: Belief,
+        base: Position,
+        moves: list[int],
+        rng: random.Random,
+        deadline: float | None,
+        info: dict,
+    ) -> list[float]:
+        """Classic, Gunjin: sampled worlds searched, the root values averaged over them."""
+        level = self.settings
         totals = [0.0] * len(moves)
-        searcher = Searcher(
-            self.variant, [], self.clock, deadline, hang=level.hang, watch=level.flag_watch
+        searcher = self.strategy.searcher(
+            [], self.clock, deadline, hang=level.hang, watch=level.flag_watch
         )
         if level.depth >= 3:
             searcher.my_colour = self.player

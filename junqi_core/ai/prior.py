@@ -10,7 +10,8 @@ layout would (squared: `SHARPNESS`).
 The counts are of `SAMPLES` layouts per seat drawn from a fixed seed, mixing the ways the
 levels deploy (`layout_counts`).  They are stored (`GUNJIN_LAYOUT_COUNTS`) because drawing
 them takes about a second in the page; `python -m junqi_core.ai.prior` prints them anew,
-and a test checks that they are still what the layouts give.
+and a test checks that they are still what the layouts give.  Every Gunjin rule option
+keeps the board, the pieces and the deployment rules, so one prior serves them all.
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from junqi_core.ai.deploy import cpu_layout
-from junqi_core.ai.tables import ALL_KINDS, COUNTS, START_SQUARES
-from junqi_core.topology import BOARDS
+from junqi_core.ai.deploy import gunjin_layout
+from junqi_core.ai.tables import Tables, tables_for
 
 SAMPLES = 400
 SEED = 12345
@@ -29,30 +29,31 @@ SEED = 12345
 SHARPNESS = 2.0
 
 
-def layout_counts(player: int) -> dict[str, tuple[int, ...]]:
-    """Per start square (by name), how many of the layouts put each kind there (kinds in
-    `ALL_KINDS["gunjin"]` order).  One in four layouts is fortified (a mine in the HQ
-    always, as Hard deploys), one in four has no HQ mine preference (Easy), and half
-    keep a mine in the HQ unless it holds the flag's guard (Medium)."""
+def layout_counts(t: Tables, player: int) -> dict[str, tuple[int, ...]]:
+    """Per start square (by name), how many of the layouts under the rules `t` put each
+    kind there (kinds in `t.kinds` order).  One in four layouts is fortified (a mine in
+    the HQ always, as Hard deploys), one in four has no HQ mine preference (Easy), and
+    half keep a mine in the HQ unless it holds the flag's guard (Medium)."""
     rng = random.Random(SEED)
-    names = BOARDS["gunjin"].names
-    kinds = ALL_KINDS["gunjin"]
-    counts = {s: [0] * len(kinds) for s in START_SQUARES["gunjin"][player]}
+    names = t.board.names
+    kinds = t.kinds
+    counts = {s: [0] * len(kinds) for s in t.start_squares[player]}
     for i in range(SAMPLES):
         hq_mine = None if i % 2 == 0 else 1.0
-        for s, k in cpu_layout("gunjin", player, rng, hq_mine, i % 4 == 0).items():
+        for s, k in gunjin_layout(t, player, rng, hq_mine, i % 4 == 0).items():
             counts[s][kinds.index(k)] += 1
     return {names[s]: tuple(c) for s, c in counts.items()}
 
 
 @cache
-def gunjin_prior(player: int) -> dict[int, dict[int, float]]:
-    """Start square -> kind -> weight for `player`'s pieces: how often the kind stands
-    there in `SAMPLES` layouts, against the uniform expectation (one added to both, so
-    that no kind the rules allow is ruled out), to the power `SHARPNESS`."""
-    index = BOARDS["gunjin"].index
-    kinds = ALL_KINDS["gunjin"]
-    counts = COUNTS["gunjin"]
+def gunjin_prior(t: Tables, player: int) -> dict[int, dict[int, float]]:
+    """Start square -> kind -> weight for `player`'s pieces under the Gunjin rules `t`:
+    how often the kind stands there in `SAMPLES` layouts of the standard rules, against
+    the uniform expectation (one added to both, so that no kind the rules allow is ruled
+    out), to the power `SHARPNESS`."""
+    index = t.board.index
+    kinds = t.kinds
+    counts = t.counts
     pieces = sum(counts.values())
     uniform = {k: SAMPLES * counts[k] / pieces + 1.0 for k in kinds}
     return {
@@ -63,7 +64,7 @@ def gunjin_prior(player: int) -> dict[int, dict[int, float]]:
     }
 
 
-# layout_counts(0) and layout_counts(1); regenerate with `python -m junqi_core.ai.prior`
+# layout_counts(standard Gunjin, 0) and (..., 1); regenerate: `python -m junqi_core.ai.prior`
 GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
     {
         "a1": (5, 6, 4, 12, 13, 33, 29, 24, 70, 65, 54, 12, 30, 10, 33, 0),
@@ -119,10 +120,11 @@ GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
 
 
 def main() -> None:
+    standard = tables_for("gunjin")
     print("GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (")
     for player in (0, 1):
         print("    {")
-        for name, row in layout_counts(player).items():
+        for name, row in layout_counts(standard, player).items():
             print(f'        "{name}": {row},')
         print("    },")
     print(")")

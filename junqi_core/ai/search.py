@@ -12,17 +12,26 @@ an immediate flag capture (Gunjin: an occupation of the headquarters).
 Blind: face-down pieces stay face down in the search position.  At the root a flip is a
 chance node over the public pool; below the root a side may always "flip" instead of
 moving, which is scored as standing pat (a flip is worth about nothing on average).
+
+What differs between families is in subclasses and data: `JunqiSearcher` (threats on
+a flag that stands still; `GuardedFlagSearcher` for a flag only an Engineer may take once
+its mines are gone) and `GunjinSearcher` (threats of occupying the headquarters, flags
+that fight with the piece behind them).  The family strategy (`strategy`) builds them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from junqi_core import pieces as pc
 from junqi_core.ai.evaluate import WIN, move_delta
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, DEFENDER_WINS, FACE_DOWN
-from junqi_core.rules import POSITION_CLASSES, Position, is_flip
-from junqi_core.topology import GUNJIN_TABLES, NORTH, SOUTH
+from junqi_core.rules import Position, is_flip
+from junqi_core.topology import NORTH, SOUTH
+
+if TYPE_CHECKING:
+    from junqi_core.ai.strategy import Strategy
 
 INF = 1e9
 CHECK_EVERY = 256  # nodes between wall-clock checks
@@ -42,36 +51,16 @@ class NodeLimit(TimeUp):
     """The node budget ran out (deterministic, unlike the wall clock)."""
 
 
-def _junqi_lines(variant: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Per square, the lines along which a piece could reach it in one move (road steps
-    as one-square lines, straight railway rays); engineers' turns are left out."""
-    cls = POSITION_CLASSES[variant]
-    spec = cls.spec
-    out = []
-    for s in range(spec.size):
-        lines = [(t,) for t in spec.road_steps[s]]
-        lines.extend(cls.rail_rays[s])  # type: ignore[attr-defined]
-        out.append(tuple(lines))
-    return tuple(out)
-
-
-JUNQI_LINES = {v: _junqi_lines(v) for v in ("classic", "blind")}
-
-
-def _press_zone(variant: str) -> tuple[frozenset[int], ...]:
-    """Per square, the squares from which a piece could attack it in one move."""
-    if variant == "gunjin":
-        return tuple(frozenset(n) for n in POSITION_CLASSES[variant].spec.neighbours)
-    return tuple(frozenset(t for line in lines for t in line) for lines in JUNQI_LINES[variant])
-
-
-PRESS_ZONE = {v: _press_zone(v) for v in ("classic", "blind", "gunjin")}
+Lines = tuple[tuple[tuple[int, ...], ...], ...]
 
 
 class Searcher:
+    """The search shared by every family; subclasses say how a square is attacked and
+    what threatens a side's flag (Gunjin: its headquarters)."""
+
     def __init__(
         self,
-        variant: str,
+        strategy: Strategy,
         pst: list[list[float]],
         clock: Callable[[], float] | None = None,
         deadline: float | None = None,
@@ -79,11 +68,18 @@ class Searcher:
         hang: float = HANG,
         watch: bool = False,
     ) -> None:
-        cls = POSITION_CLASSES[variant]
-        self.variant = variant
-        self.blind = variant == "blind"
-        self.gunjin = variant == "gunjin"
-        self.classic = variant == "classic"
+        variant = strategy.variant
+        cls = variant.position_class
+        # the last ply takes moves onto empty posts apart (`JunqiPosition.generate`)
+        self.split_quiet = strategy.split_quiet
+        self.flips = strategy.flips  # Blind: a side may always turn a piece instead
+        # taking the flag wins at once (Junqi); a Gunjin flag fights with the piece behind
+        self.flag_wins = variant.flag_capture_ends
+        self.flag_behind = variant.flag_behind
+        # pieces whose entry into the enemy headquarters wins (Gunjin), and per colour
+        # the headquarters whose entry wins against it (-1: none, Junqi)
+        self.occupiers = variant.occupiers
+        self.hq = (-1, -1)
         self.pst = pst
         self.hang = hang
         # a one-ply searcher that still sees a capture of its flag two moves away
@@ -106,12 +102,9 @@ class Searcher:
         self.size = cls.spec.size
         self.camps = tuple(s in cls.spec.camps for s in range(cls.spec.size))
         self.frozen = getattr(cls, "frozen", (False,) * cls.spec.size)
-        self.immobile_from = pc.LANDMINE if not self.gunjin else pc.MINE
-        self.lines = JUNQI_LINES.get(variant)
         self.neighbours = cls.spec.neighbours
-        if self.gunjin:
-            hq = cls.spec.hqs
-            self.hq = (hq[0][0], hq[1][0])
+        # per square, the squares from which a piece could attack it in one move
+        self.press_zone: tuple[frozenset[int], ...] = strategy.press_zone
         # absolute material value per piece int (for exchange estimates)
         self.value = values or tuple(abs(pst[p][0]) if pst else 0.0 for p in range(128))
         self.flags: list[int | None] = [None, None]
@@ -123,12 +116,12 @@ class Searcher:
         self._attack_terms.clear()
 
     def find_flags(self, pos: Position) -> None:
+        """Where each colour's face-up flag stands in the world searched."""
         flags: list[int | None] = [None, None]
         fk = self.flag_kind
-        if not self.gunjin:
-            for s, p in enumerate(pos.board):
-                if p and not p & FACE_DOWN and p & 31 == fk:
-                    flags[(p >> 5) & 1] = s
+        for s, p in enumerate(pos.board):
+            if p and not p & FACE_DOWN and p & 31 == fk:
+                flags[(p >> 5) & 1] = s
         self.flags = flags
 
     def _tick(self) -> None:
@@ -159,54 +152,7 @@ class Searcher:
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
         """Pieces of the colour `colour_bits` that could attack square s in one move."""
-        out = []
-        if self.gunjin:
-            neighbours = self.neighbours[s]
-            for t in neighbours:
-                q = board[t]
-                if q and q & COLOUR_BIT == colour_bits and q & 31 < pc.MINE:
-                    out.append(q)
-            ground = GUNJIN_TABLES.ground_rays[s]
-            for rays in ground:
-                for ray in rays:
-                    for i, t in enumerate(ray):
-                        q = board[t]
-                        if not q:
-                            continue
-                        if i and q & COLOUR_BIT == colour_bits and q & 31 == pc.G_ENGINEER:
-                            out.append(q)
-                        break
-            flight = GUNJIN_TABLES.flight_rays[s]
-            for d in (NORTH, SOUTH):
-                for ray in flight[d]:
-                    for t in ray[1:]:
-                        q = board[t]
-                        if q and q & COLOUR_BIT == colour_bits and q & 31 == pc.PLANE:
-                            out.append(q)
-            return out
-        if self.camps[s]:
-            return out
-        return self.reachers(board, s, colour_bits)
-
-    def reachers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
-        """Pieces of the colour `colour_bits` that could move onto square s (Classic,
-        Blind), whether or not a piece there could be attacked."""
-        out = []
-        frozen = self.frozen
-        for line in self.lines[s]:  # type: ignore[index]
-            for t in line:
-                q = board[t]
-                if not q:
-                    continue
-                if (
-                    not q & FACE_DOWN
-                    and q & COLOUR_BIT == colour_bits
-                    and q & 31 < pc.LANDMINE
-                    and not frozen[t]
-                ):
-                    out.append(q)
-                break
-        return out
+        raise NotImplementedError
 
     def exposure(self, pos: Position, board: list[int], s: int, p: int) -> float:
         """What the opponent gains at once by attacking piece p on square s (>= 0)."""
@@ -227,63 +173,24 @@ class Searcher:
                 best = gain
         return best
 
-    def flag_danger(self, board: list[int], colour: int) -> bool:
-        """Whether an enemy piece can step next to `colour`'s face-up flag where it could
-        not be taken (a camp, or a post none of `colour`'s pieces can reach): the capture
-        would follow next move, too late to stop.  Classic and Blind."""
-        flag = self.flags[colour]
-        if flag is None or board[flag] & 31 != self.flag_kind:
-            return False
-        enemy_bits = (colour ^ 1) << 5
-        for line in self.lines[flag]:  # type: ignore[index]
-            gate = line[0]
-            if board[gate] or not self.reachers(board, gate, enemy_bits):
-                continue
-            if self.camps[gate] or not self.reachers(board, gate, colour << 5):
-                return True
+    def flag_danger(self, pos: Position, board: list[int], colour: int) -> bool:
+        """Whether the opponent of `colour` can set up a win next move that nothing can
+        stop (only Junqi's flags are looked at this way)."""
         return False
 
     def can_parry(self, board: list[int], s: int, p: int, colour: int) -> bool:
         """Whether `colour` can answer a threat by piece p on square s: take it (or trade
-        with it), or in Gunjin put a piece it cannot beat into the empty headquarters."""
+        with it)."""
         combat = self.combat
         kind = p & 31
         for a in self.attackers(board, s, colour << 5):
             if combat[a & 31][kind] != DEFENDER_WINS:
                 return True
-        if self.gunjin:
-            hq = self.hq[colour]
-            if not board[hq]:
-                for t in self.neighbours[hq]:
-                    q = board[t]
-                    if (
-                        q
-                        and (q >> 5) & 1 == colour
-                        and q & 31 < pc.MINE
-                        and combat[kind][q & 31] != ATTACKER_WINS
-                    ):
-                        return True
         return False
 
     def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
         """Whether the opponent of `colour` can win at once (flag capture / occupation)."""
-        enemy_bits = (colour ^ 1) << 5
-        if self.gunjin:
-            hq = self.hq[colour]
-            inside = board[hq]
-            if inside and inside & COLOUR_BIT == enemy_bits:
-                return False
-            for a in self.attackers(board, hq, enemy_bits):
-                k = a & 31
-                if k in pc.GUNJIN_OCCUPIERS and (
-                    not inside or self.combat[k][inside & 31] == ATTACKER_WINS
-                ):
-                    return True
-            return False
-        flag = self.flags[colour]
-        if flag is None or board[flag] & 31 != self.flag_kind:
-            return False
-        return bool(self.attackers(board, flag, enemy_bits))
+        raise NotImplementedError
 
     # --- search -----------------------------------------------------------------------------
 
@@ -295,14 +202,14 @@ class Searcher:
         if pos.decided is not None:
             return self.terminal(pos, ply)
         quiet: list[int] = []
-        if depth <= 1 and self.classic:
+        if depth <= 1 and self.split_quiet:
             # the last ply takes moves onto empty posts apart (see `leaf`)
             moves: list[int] = []
             pos.generate(None, quiet.append, moves.append)  # type: ignore[attr-defined]
         else:
             moves = pos.legal_moves()
         can_flip = False
-        if self.blind and moves and moves[0] >> 6 == moves[0] & 63:
+        if self.flips and moves and moves[0] >> 6 == moves[0] & 63:
             can_flip = True
             moves = [m for m in moves if m >> 6 != m & 63]
         if not moves and not quiet and not can_flip:
@@ -357,7 +264,8 @@ class Searcher:
         pst = self.pst
         self.nodes += len(moves) + len(quiet_moves)
         colour = (pos.turn ^ pos.swap) & 1
-        gunjin = self.gunjin
+        flag_wins = self.flag_wins
+        flag_behind = self.flag_behind
         flag_kind = self.flag_kind
         win = WIN - ply - 1
         best = -INF
@@ -365,14 +273,11 @@ class Searcher:
             best = sign * score
             if self.flag_threat(pos, board, colour):
                 best -= THREAT
-        if gunjin:
-            enemy_hq = self.hq[colour ^ 1]
-            zone = PRESS_ZONE["gunjin"][enemy_hq]
-        else:
-            enemy_hq = -1
-            target = self.flags[colour ^ 1]
-            zone = PRESS_ZONE[self.variant][target] if target is not None else ()
-        occupiers = pc.GUNJIN_OCCUPIERS
+        # what the side to move presses on: the enemy HQ (Gunjin) or the enemy flag
+        enemy_hq = self.hq[colour ^ 1]
+        target = enemy_hq if enemy_hq >= 0 else self.flags[colour ^ 1]
+        zone = self.press_zone[target] if target is not None else ()
+        occupiers = self.occupiers
         # After a move without combat the quiet-move draw comes one ply nearer: fade the
         # lead towards a draw (0) as it does, so that a side ahead seeks combat.
         fade = 1.0 - FADE * ((pos.quiet + 1) / pos.quiet_limit) ** 2
@@ -418,19 +323,18 @@ class Searcher:
                     taken, other, gain, flag_chance = terms
                     v = taken * win + sign * (other * score + gain)
                     r = combat[p & 31][q & 31]
-                    if gunjin:
-                        if flag_chance:
-                            v += flag_chance * self._gunjin_flag_attack(pos, frm, to, sign, score)
-                        if q & 31 == flag_kind:
-                            r = pos.combat_result(frm, to)
+                    if flag_chance:
+                        v += flag_chance * self._gunjin_flag_attack(pos, frm, to, sign, score)
+                    if flag_behind and q & 31 == flag_kind:
+                        r = pos.combat_result(frm, to)
                     append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
                     continue
             r = combat[p & 31][q & 31]
             if q & 31 == flag_kind:
-                if not gunjin:
+                if flag_wins:
                     if r != DEFENDER_WINS:
                         return win
-                else:  # a Gunjin flag fights with the piece behind it: ask the position
+                elif flag_behind:  # a Gunjin flag fights with the piece behind it
                     r = pos.combat_result(frm, to)
             if r == ATTACKER_WINS:
                 if to == enemy_hq and p & 31 in occupiers:
@@ -465,7 +369,7 @@ class Searcher:
                 board[to] = 0
             if self.flag_threat(pos, board, colour):
                 v -= THREAT
-            elif self.watch and self.flag_danger(board, colour):
+            elif self.watch and self.flag_danger(pos, board, colour):
                 v -= DANGER
             board[frm] = p
             board[to] = saved
@@ -487,17 +391,18 @@ class Searcher:
         row = pst[p]
         attack = self.combat[p & 31]
         flag_kind = self.flag_kind
-        gunjin = self.gunjin
-        takes_hq = gunjin and to == self.hq[(p >> 5) & 1 ^ 1] and p & 31 in pc.GUNJIN_OCCUPIERS
+        flag_behind = self.flag_behind
+        flag_wins = self.flag_wins
+        takes_hq = to == self.hq[(p >> 5) & 1 ^ 1] and p & 31 in self.occupiers
         taken = other = gain = flag_chance = 0.0
         for q, prob in believed:
             kind = q & 31
             r = attack[kind]
             if kind == flag_kind:
-                if gunjin:  # it fights with the piece behind it
+                if flag_behind:  # a Gunjin flag fights with the piece behind it
                     flag_chance += prob
                     continue
-                if r != DEFENDER_WINS:
+                if flag_wins and r != DEFENDER_WINS:
                     taken += prob
                     continue
             if r == ATTACKER_WINS:
@@ -580,7 +485,7 @@ class Searcher:
             v -= self.hang * self.exposure(pos, board, square, p)
         if self.flag_threat(pos, board, colour):
             v -= THREAT
-        elif self.watch and self.flag_danger(board, colour):
+        elif self.watch and self.flag_danger(pos, board, colour):
             v -= DANGER
         return v
 
@@ -638,3 +543,153 @@ class Searcher:
             if v > best:
                 best = v
         return values
+
+
+class JunqiSearcher(Searcher):
+    """Junqi (Classic, Blind): a side loses when an enemy piece reaches its flag."""
+
+    def __init__(self, strategy: Strategy, pst: list[list[float]], *args, **kwargs) -> None:
+        super().__init__(strategy, pst, *args, **kwargs)
+        # per square, the lines along which a piece could reach it in one move
+        self.lines: Lines = strategy.lines
+
+    def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
+        if self.camps[s]:
+            return []
+        return self.reachers(board, s, colour_bits)
+
+    def reachers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
+        """Pieces of the colour `colour_bits` that could move onto square s, whether or
+        not a piece there could be attacked."""
+        out = []
+        frozen = self.frozen
+        for line in self.lines[s]:
+            for t in line:
+                q = board[t]
+                if not q:
+                    continue
+                if (
+                    not q & FACE_DOWN
+                    and q & COLOUR_BIT == colour_bits
+                    and q & 31 < pc.LANDMINE
+                    and not frozen[t]
+                ):
+                    out.append(q)
+                break
+        return out
+
+    def takers(self, pos: Position, board: list[int], flag: int, pieces: list[int]) -> list[int]:
+        """Those of `pieces` that may take the flag on square `flag` (any of them here)."""
+        return pieces
+
+    def flag_danger(self, pos: Position, board: list[int], colour: int) -> bool:
+        """Whether an enemy piece can step next to `colour`'s face-up flag where it could
+        not be taken (a camp, or a post none of `colour`'s pieces can reach): the capture
+        would follow next move, too late to stop."""
+        flag = self.flags[colour]
+        if flag is None or board[flag] & 31 != self.flag_kind:
+            return False
+        enemy_bits = (colour ^ 1) << 5
+        for line in self.lines[flag]:
+            gate = line[0]
+            if board[gate]:
+                continue
+            if not self.takers(pos, board, flag, self.reachers(board, gate, enemy_bits)):
+                continue
+            if self.camps[gate] or not self.reachers(board, gate, colour << 5):
+                return True
+        return False
+
+    def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
+        flag = self.flags[colour]
+        if flag is None or board[flag] & 31 != self.flag_kind:
+            return False
+        return bool(self.attackers(board, flag, (colour ^ 1) << 5))
+
+
+class GuardedFlagSearcher(JunqiSearcher):
+    """Blind under "an Engineer takes the flag": only an Engineer threatens a flag, and
+    only once every Landmine of the flag's colour is gone (the search position counts
+    the mines still face down: `belief.own_position`)."""
+
+    def takers(self, pos: Position, board: list[int], flag: int, pieces: list[int]) -> list[int]:
+        if not pieces or pos.mines_left(board[flag] & COLOUR_BIT):  # type: ignore[attr-defined]
+            return []
+        return [a for a in pieces if a & 31 == pc.ENGINEER]
+
+    def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
+        flag = self.flags[colour]
+        if flag is None or board[flag] & 31 != self.flag_kind:
+            return False
+        enemy_bits = (colour ^ 1) << 5
+        return bool(self.takers(pos, board, flag, self.attackers(board, flag, enemy_bits)))
+
+
+class GunjinSearcher(Searcher):
+    """Gunjin: a side loses when an occupier enters its headquarters; flags are pieces."""
+
+    def __init__(self, strategy: Strategy, pst: list[list[float]], *args, **kwargs) -> None:
+        super().__init__(strategy, pst, *args, **kwargs)
+        cls = strategy.variant.position_class
+        hq = cls.spec.hqs
+        self.hq = (hq[0][0], hq[1][0])
+        self.rays = cls.tables  # type: ignore[attr-defined]
+
+    def find_flags(self, pos: Position) -> None:
+        self.flags = [None, None]  # a Gunjin flag is no target: the headquarters is
+
+    def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
+        out = []
+        for t in self.neighbours[s]:
+            q = board[t]
+            if q and q & COLOUR_BIT == colour_bits and q & 31 < pc.MINE:
+                out.append(q)
+        for rays in self.rays.ground_rays[s]:
+            for ray in rays:
+                for i, t in enumerate(ray):
+                    q = board[t]
+                    if not q:
+                        continue
+                    if i and q & COLOUR_BIT == colour_bits and q & 31 == pc.G_ENGINEER:
+                        out.append(q)
+                    break
+        flight = self.rays.flight_rays[s]
+        for d in (NORTH, SOUTH):
+            for ray in flight[d]:
+                for t in ray[1:]:
+                    q = board[t]
+                    if q and q & COLOUR_BIT == colour_bits and q & 31 == pc.PLANE:
+                        out.append(q)
+        return out
+
+    def can_parry(self, board: list[int], s: int, p: int, colour: int) -> bool:
+        """Also: put a piece the threatening one cannot beat into the empty headquarters."""
+        if super().can_parry(board, s, p, colour):
+            return True
+        combat = self.combat
+        kind = p & 31
+        hq = self.hq[colour]
+        if not board[hq]:
+            for t in self.neighbours[hq]:
+                q = board[t]
+                if (
+                    q
+                    and (q >> 5) & 1 == colour
+                    and q & 31 < pc.MINE
+                    and combat[kind][q & 31] != ATTACKER_WINS
+                ):
+                    return True
+        return False
+
+    def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
+        enemy_bits = (colour ^ 1) << 5
+        hq = self.hq[colour]
+        inside = board[hq]
+        if inside and inside & COLOUR_BIT == enemy_bits:
+            return False
+        occupiers = self.occupiers
+        for a in self.attackers(board, hq, enemy_bits):
+            k = a & 31
+            if k in occupiers and (not inside or self.combat[k][inside & 31] == ATTACKER_WINS):
+                return True
+        return False

@@ -1,21 +1,22 @@
-"""Static per-variant data for the CPU players: kind classes, piece values, move distances.
+"""Public rules data for the CPU players, read off one `Variant`.
 
-Everything here is public rules knowledge, computed once at import.
+Everything here is rules knowledge: the kinds and their counts, which kinds move, the
+squares each side starts on and what the deployment rules allow there, ranks counted
+from each side's back rank, and distances on the board.  `tables_for(variant)` builds it
+on first use and keeps it for that Variant (Variants are singletons: the same rules give
+the same object), so a board without stations or a changed combat table brings its own.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from collections import deque
+from dataclasses import dataclass
 
-from junqi_core import pieces as pc
-from junqi_core.deployment import DEPLOYMENTS
-from junqi_core.rules import POSITION_CLASSES
-from junqi_core.topology import BOARDS, Board
-
-ALL_KINDS = {v: tuple(k.kind for k in POSITION_CLASSES[v].kinds) for v in POSITION_CLASSES}
-COUNTS = {v: {k.kind: k.count for k in POSITION_CLASSES[v].kinds} for v in POSITION_CLASSES}
-KIND_IDS = {v: {k.kind: k.id for k in POSITION_CLASSES[v].kinds} for v in POSITION_CLASSES}
-KIND_BY_ID = {v: {k.id: k.kind for k in POSITION_CLASSES[v].kinds} for v in POSITION_CLASSES}
+from junqi_core.rules import Position
+from junqi_core.topology import Board
+from junqi_core.variants import Variant, find_variant
 
 
 def mask_of(kinds) -> int:
@@ -36,81 +37,113 @@ def kinds_of(mask: int) -> list[int]:
     return out
 
 
-FULL_MASK = {v: mask_of(ALL_KINDS[v]) for v in ALL_KINDS}
-IMMOBILE = {
-    v: mask_of(k.kind for k in POSITION_CLASSES[v].kinds if not k.movable) for v in ALL_KINDS
-}
-MOVABLE = {v: FULL_MASK[v] & ~IMMOBILE[v] for v in ALL_KINDS}
-
-# Movement classes: kinds that move alike (a representative kind for each class).
-MOVE_CLASSES = {
-    "classic": (
-        (pc.LIEUTENANT, MOVABLE["classic"] & ~(1 << pc.ENGINEER)),
-        (pc.ENGINEER, 1 << pc.ENGINEER),
-    ),
-    "blind": (
-        (pc.LIEUTENANT, MOVABLE["blind"] & ~(1 << pc.ENGINEER)),
-        (pc.ENGINEER, 1 << pc.ENGINEER),
-    ),
-    "gunjin": (
-        (pc.SPY, MOVABLE["gunjin"] & ~mask_of((pc.TANK, pc.CAVALRY, pc.G_ENGINEER, pc.PLANE))),
-        (pc.TANK, mask_of((pc.TANK, pc.CAVALRY))),
-        (pc.G_ENGINEER, 1 << pc.G_ENGINEER),
-        (pc.PLANE, 1 << pc.PLANE),
-    ),
-}
-
-# Material values (an Engineer is worth more than its rank: it clears mines).
-JUNQI_VALUES = {
-    pc.ENGINEER: 20.0,
-    pc.LIEUTENANT: 8.0,
-    pc.CAPTAIN: 12.0,
-    pc.MAJOR: 17.0,
-    pc.COLONEL: 25.0,
-    pc.BRIGADIER: 35.0,
-    pc.MAJOR_GENERAL: 48.0,
-    pc.GENERAL: 68.0,
-    pc.FIELD_MARSHAL: 92.0,
-    pc.BOMB: 42.0,
-    pc.LANDMINE: 14.0,
-    pc.FLAG: 0.0,
-}
-GUNJIN_VALUES = {
-    pc.ARMY_GENERAL: 85.0,
-    pc.LIEUTENANT_GENERAL: 68.0,
-    pc.G_MAJOR_GENERAL: 54.0,
-    pc.PLANE: 58.0,
-    pc.TANK: 44.0,
-    pc.G_COLONEL: 34.0,
-    pc.LIEUTENANT_COLONEL: 28.0,
-    pc.G_MAJOR: 23.0,
-    pc.G_CAPTAIN: 15.0,
-    pc.FIRST_LIEUTENANT: 11.0,
-    pc.SECOND_LIEUTENANT: 8.0,
-    pc.CAVALRY: 10.0,
-    pc.G_ENGINEER: 14.0,
-    pc.SPY: 26.0,
-    pc.MINE: 18.0,
-    pc.G_FLAG: 12.0,
-}
-VALUES = {"classic": JUNQI_VALUES, "blind": JUNQI_VALUES, "gunjin": GUNJIN_VALUES}
+Distances = tuple[tuple[int, ...], ...]
 
 
-def _move_distances(variant: str) -> tuple[tuple[int, ...], ...]:
-    """dist[a][b]: fewest moves of an ordinary piece from a to b on an empty board
-    (a straight railway slide counts as one move); HQ freezing and camps ignored."""
-    cls = POSITION_CLASSES[variant]
-    board: Board = cls.spec
-    n = board.size
-    one_move: list[set[int]] = [set(board.neighbours[s]) for s in range(n)]
-    if variant in ("classic", "blind"):
-        for s in range(n):
-            for ray in cls.rail_rays[s]:  # type: ignore[attr-defined]
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """The rules data of one Variant, as the CPU reads it (see `tables_for`)."""
+
+    variant: Variant
+    cls: type[Position]  # the variant's position class
+    board: Board
+    kinds: tuple[int, ...]  # kind ints, in the variant's order
+    counts: dict[int, int]  # kind -> pieces of it per side
+    kind_ids: dict[int, str]
+    kind_by_id: dict[str, int]
+    full_mask: int  # every kind
+    movable: int  # the kinds that move
+    # per player: the squares a layout fills (() for both without deployment: Blind)
+    start_squares: tuple[tuple[int, ...], tuple[int, ...]]
+    # per player: start square -> kinds the deployment rules allow there
+    deploy_masks: tuple[dict[int, int], dict[int, int]]
+    # rank[player][square]: 1 = that player's back rank (Junqi stations count as 7)
+    rank: tuple[tuple[int, ...], tuple[int, ...]]
+    # dist[a][b]: fewest moves of an ordinary piece from a to b on an empty board (a
+    # straight railway run counts as one); steps[a][b]: steps along roads and railways
+    dist: Distances
+    steps: Distances
+
+
+@functools.cache
+def _tables(variant: Variant) -> Tables:
+    cls = variant.position_class
+    board = variant.board
+    kinds = tuple(k.kind for k in variant.kinds)
+    full = mask_of(kinds)
+    movable = full & ~mask_of(k.kind for k in variant.kinds if not k.movable)
+    rules = variant.deployment
+    if rules is None:
+        starts: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        masks: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    else:
+        starts = (rules.squares(0), rules.squares(1))
+        masks = tuple(  # type: ignore[assignment]
+            {
+                s: mask_of(k for k in kinds if rules.placement_error(p, k, s) is None)
+                for s in starts[p]
+            }
+            for p in (0, 1)
+        )
+    return Tables(
+        variant=variant,
+        cls=cls,
+        board=board,
+        kinds=kinds,
+        counts={k.kind: k.count for k in variant.kinds},
+        kind_ids={k.kind: k.id for k in variant.kinds},
+        kind_by_id={k.id: k.kind for k in variant.kinds},
+        full_mask=full,
+        movable=movable,
+        start_squares=starts,
+        deploy_masks=masks,
+        rank=_ranks(board),
+        dist=_move_distances(cls),
+        steps=_step_distances(board),
+    )
+
+
+def tables_for(variant: Variant | str) -> Tables:
+    """The rules data of a Variant (or of a variant id's standard rules), built once."""
+    return _tables(find_variant(variant) if isinstance(variant, str) else variant)
+
+
+@functools.cache
+def _ranks(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per player and square, the rank counted from that player's back rank (1); a post
+    drawn between two ranks (a Junqi station) counts as the further one."""
+    out = []
+    for player in (0, 1):
+        row = []
+        for _, y in board.coords:
+            rank = y + 1 if player == 0 else board.ranks - y
+            row.append(math.floor(rank + 0.5))
+        out.append(tuple(row))
+    return out[0], out[1]
+
+
+@functools.cache
+def _move_distances(cls: type[Position]) -> Distances:
+    """dist[a][b]: fewest moves of an ordinary piece from a to b on an empty board (a
+    straight railway run, where the rules have them, counts as one move); HQ freezing
+    and camps ignored."""
+    board = cls.spec
+    one_move: list[set[int]] = [set(board.neighbours[s]) for s in range(board.size)]
+    rail_rays = getattr(cls, "rail_rays", None)
+    if rail_rays is not None:
+        for s in range(board.size):
+            for ray in rail_rays[s]:
                 one_move[s].update(ray)
     return _all_distances(one_move)
 
 
-def _all_distances(links) -> tuple[tuple[int, ...], ...]:
+@functools.cache
+def _step_distances(board: Board) -> Distances:
+    """Steps on the road and railway graph (one per edge): how close a piece is to a square."""
+    return _all_distances([board.neighbours[s] for s in range(board.size)])
+
+
+def _all_distances(links) -> Distances:
     """Breadth-first distances between every pair of squares (99: unreachable)."""
     n = len(links)
     out = []
@@ -126,41 +159,3 @@ def _all_distances(links) -> tuple[tuple[int, ...], ...]:
                     queue.append(t)
         out.append(tuple(d))
     return tuple(out)
-
-
-DIST = {v: _move_distances(v) for v in POSITION_CLASSES}
-
-
-# Steps on the road/rail graph (one step per edge): how close a piece is to a square.
-def _step_distances(board: Board) -> tuple[tuple[int, ...], ...]:
-    return _all_distances([board.neighbours[s] for s in range(board.size)])
-
-
-STEPS = {v: _step_distances(BOARDS[v]) for v in BOARDS}
-
-
-def relative_rank(variant: str, player: int, square: int) -> int:
-    """1 = the player's back rank (Junqi stations count as 6.5 -> 7 here)."""
-    name = BOARDS[variant].names[square]
-    if name.startswith("s"):
-        return 7
-    rank = int(name.lstrip("abcdefhqs"))
-    top = 12 if variant != "gunjin" else 8
-    return rank if player == 0 else top + 1 - rank
-
-
-def deployment_mask(variant: str, player: int, square: int) -> int:
-    """Kinds the deployment rules allow on a starting square (all kinds for blind)."""
-    rules = DEPLOYMENTS.get(variant)
-    if rules is None:
-        return FULL_MASK[variant]
-    return mask_of(
-        k for k in ALL_KINDS[variant] if rules.placement_error(player, k, square) is None
-    )
-
-
-START_SQUARES = {v: tuple(DEPLOYMENTS[v].squares(p) for p in (0, 1)) for v in DEPLOYMENTS}
-DEPLOY_MASKS = {
-    v: tuple({s: deployment_mask(v, p, s) for s in START_SQUARES[v][p]} for p in (0, 1))
-    for v in DEPLOYMENTS
-}

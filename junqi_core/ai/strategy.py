@@ -1,0 +1,325 @@
+"""How the CPU plays each family of rules: one strategy object per Variant.
+
+The CPU's machinery (belief, search, evaluation, the player) is shared.  What differs
+between the families lives here, as data and small overrides:
+
+- `JunqiStrategy` (Classic under any options): hidden enemy identities are sampled into
+  worlds; a side loses its flag to any piece that reaches it.
+- `BlindStrategy` (a Junqi whose pieces start face down): one public position is
+  searched, flips being chance events; under "an Engineer takes the flag" only an
+  Engineer threatens a flag, once its mines are gone (`search.GuardedFlagSearcher`).
+- `GunjinStrategy`: sampled worlds again, but a side loses when an occupier enters its
+  headquarters, and a flag fights with the piece behind it (if the rules say so).
+
+Everything a strategy reads about the rules comes from its Variant (`tables.Tables`,
+the position class, the rule flags), so one strategy class serves every option of its
+family.  `strategy_for(variant)` builds one per Variant, once.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import ClassVar
+
+from junqi_core import pieces as pc
+from junqi_core.ai.deploy import gunjin_layout, junqi_layout
+from junqi_core.ai.evaluate import (
+    GUNJIN_VALUES,
+    JUNQI_VALUES,
+    Weights,
+    fishing,
+    flag_squares,
+    gunjin_tables,
+    gunjin_value_key,
+    junqi_tables,
+    junqi_value_key,
+    kinds_left,
+    unstoppable,
+)
+from junqi_core.ai.prior import gunjin_prior
+from junqi_core.ai.search import (
+    HANG,
+    GuardedFlagSearcher,
+    GunjinSearcher,
+    JunqiSearcher,
+    Lines,
+    Searcher,
+)
+from junqi_core.ai.tables import Tables, mask_of, tables_for
+from junqi_core.deployment import Layout
+from junqi_core.rules import Position
+from junqi_core.variants import Variant, find_variant
+
+PstAndValues = tuple[list[list[float]], tuple[float, ...]]
+
+
+class Strategy:
+    """What the CPU does under one family of rules (subclasses), for one Variant."""
+
+    flips: ClassVar[bool] = False  # a turn may flip a face-down piece (Blind)
+    split_quiet: ClassVar[bool] = False  # the last ply takes quiet moves apart (Classic)
+    values: ClassVar[dict[int, float]]  # material value per kind
+    # per level, changes to its settings (`player.Level`) under this family
+    level_settings: ClassVar[dict[str, dict]] = {}
+    searcher_class: type[Searcher]
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.tables: Tables = tables_for(variant)
+        # (representative kind, mask of the kinds that move like it): what the shape of
+        # an enemy move says about the piece that made it (`belief.Tracker`)
+        self.move_classes: tuple[tuple[int, int], ...] = ()
+        # per square, the squares from which a piece could attack it in one move
+        self.press_zone: tuple[frozenset[int], ...] = ()
+
+    def searcher(
+        self,
+        pst: list[list[float]],
+        clock=None,
+        deadline: float | None = None,
+        values: tuple[float, ...] = (),
+        hang: float = HANG,
+        watch: bool = False,
+    ) -> Searcher:
+        return self.searcher_class(self, pst, clock, deadline, values, hang, watch)
+
+    def layout(
+        self,
+        player: int,
+        rng: random.Random,
+        hq_mine: float | None = None,
+        fortified: bool = False,
+    ) -> Layout:
+        """The CPU's deployment (square -> kind); always legal under the variant's rules."""
+        raise ValueError(f"{self.variant.name} has no deployment")
+
+    def world_tables(
+        self, world: Position, ws: tuple[Weights, Weights], cache: dict
+    ) -> PstAndValues:
+        """(pst, material values) for a world, kept in `cache` by what they depend on."""
+        raise NotImplementedError
+
+    def prior(self, player: int) -> dict[int, dict[int, float]] | None:
+        """How the kinds of `player`'s layout usually stand (None: every layout alike)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.variant!r}>"
+
+
+def _remember(cache: dict, key: tuple, tables: PstAndValues) -> PstAndValues:
+    if len(cache) > 64:
+        cache.clear()
+    cache[key] = tables
+    return tables
+
+
+@functools.cache
+def _junqi_lines(cls: type[Position]) -> Lines:
+    """Per square, the lines along which a piece could reach it in one move (road steps
+    as one-square lines, straight railway rays); engineers' turns are left out."""
+    spec = cls.spec
+    out = []
+    for s in range(spec.size):
+        lines = [(t,) for t in spec.road_steps[s]]
+        lines.extend(cls.rail_rays[s])  # type: ignore[attr-defined]
+        out.append(tuple(lines))
+    return tuple(out)
+
+
+class JunqiStrategy(Strategy):
+    """Classic Junqi under any of its options."""
+
+    split_quiet = True
+    values = JUNQI_VALUES
+    enemy_half = True  # a movable piece in the enemy half gains (evaluate.junqi_tables)
+    face_up_flag = False  # a flag lying face up costs its side (Blind)
+    level_settings: ClassVar[dict[str, dict]] = {
+        # Classic Hard: as many nodes as fit the page budget (p95 1.5 s in Pyodide); more
+        # nodes mean more sampled worlds, and it scored better with each rise in the budget
+        "hard": {"nodes": 450_000},
+    }
+    searcher_class = JunqiSearcher
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        movable = self.tables.movable
+        self.move_classes = (
+            (pc.LIEUTENANT, movable & ~(1 << pc.ENGINEER)),
+            (pc.ENGINEER, 1 << pc.ENGINEER),
+        )
+        self.lines: Lines = _junqi_lines(variant.position_class)
+        self.press_zone = tuple(
+            frozenset(t for line in lines for t in line) for lines in self.lines
+        )
+
+    def layout(
+        self,
+        player: int,
+        rng: random.Random,
+        hq_mine: float | None = None,
+        fortified: bool = False,
+    ) -> Layout:
+        return junqi_layout(self.tables, player, rng, fortified)
+
+    def build_tables(
+        self,
+        flags: tuple[int | None, int | None],
+        left: tuple[list[int], list[int]],
+        ws: tuple[Weights, Weights],
+        fish=None,
+    ) -> PstAndValues:
+        return junqi_tables(
+            self.tables,
+            flags,
+            left,
+            ws,
+            fish,
+            enemy_half=self.enemy_half,
+            face_up_flag=self.face_up_flag,
+        )
+
+    def world_tables(
+        self, world: Position, ws: tuple[Weights, Weights], cache: dict
+    ) -> PstAndValues:
+        left = kinds_left(world)
+        flags = flag_squares(world)
+        key = (flags, junqi_value_key(left), (ws[0].key(), ws[1].key()))
+        tables = cache.get(key)
+        if tables is None:
+            tables = _remember(cache, key, self.build_tables(flags, left, ws))
+        return tables
+
+
+class BlindStrategy(JunqiStrategy):
+    """Blind Junqi: every piece starts face down; face-up pieces are public."""
+
+    flips = True
+    split_quiet = False
+    enemy_half = False
+    face_up_flag = True
+    level_settings: ClassVar[dict[str, dict]] = {
+        # Blind pieces are face up: even a random opponent takes what is left hanging, and
+        # walks into a camp next to a face-up flag, from where the capture cannot be
+        # stopped.  Its mistakes are careless flips: it moves its pieces as well as it can.
+        "easy": {"hang": 0.8, "flag_watch": True, "careless_flips_only": True},
+        "hard": {"depth": 4, "nodes": 90_000, "weights": {"fish": 1.0}},
+    }
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        # rule option: only an Engineer takes a flag, once the flag's mines are gone
+        self.searcher_class = GuardedFlagSearcher if variant.guarded_flag else JunqiSearcher
+
+    def layout(self, *args, **kwargs) -> Layout:
+        raise ValueError(f"{self.variant.name} has no deployment")
+
+    def public_tables(
+        self, pos: Position, pool, ws: tuple[Weights, Weights], cache: dict
+    ) -> tuple[list[list[float]], tuple[float, ...], dict[int, float], float]:
+        """(pst, material, value of each face-down pool piece, the pool's total value)
+        for the public position and the face-down pool (`belief.BlindPool`)."""
+        left = kinds_left(pos)
+        for (k, c), n in pool.pool.items():
+            left[c].extend([k] * n)
+        fish = None
+        if ws[0].fish or ws[1].fish:
+            fish = fishing(pos, self.lines)
+        flags = flag_squares(pos)
+        key = ("public", flags, junqi_value_key(left), (ws[0].key(), ws[1].key()), fish)
+        tables = cache.get(key)
+        if tables is None:
+            tables = _remember(cache, key, self.build_tables(flags, left, ws, fish))
+        pst, values = tables
+        pool_value = {}
+        total = 0.0
+        for (k, c), n in pool.pool.items():
+            p = pc.piece(k, c)
+            pool_value[p] = values[p] * (1.0 if c == 0 else -1.0)
+            total += pool_value[p] * n
+        return pst, values, pool_value, total
+
+
+class GunjinStrategy(Strategy):
+    """Gunjin Shogi under any of its options."""
+
+    values = GUNJIN_VALUES
+    level_settings: ClassVar[dict[str, dict]] = {
+        # Gunjin's Easy rushes less (a headlong race is what one-move lookahead does
+        # best), but still sees the opponent's attackers closing in on its headquarters
+        "easy": {
+            "blunder": 0.15,
+            "blunder_window": 20.0,
+            "weights": {"guard": 0.3, "race": 0.0, "attract": 0.6, "near": 0.5},
+            "enemy_weights": {"guard": 0.3},
+        },
+        # a mine in the headquarters is the surest defence against occupation; an
+        # occupier nothing can stop, and the Spy (the only answer to the Army General)
+        # kept near home, are what decide its races
+        "medium": {"hq_mine": 1.0, "weights": {"rush": 1.0, "spy_home": 1.0}},
+        # Hard also expects the enemy's layout to look like the usual ones, above all a
+        # mine in the HQ (sampling every legal layout alike puts one there about 1 time
+        # in 11).  It looks four plies ahead, which beat three plies against Medium
+        # (docs/strength.md, stop 18); 600,000 nodes still buy all 30 worlds in most
+        # positions
+        "hard": {
+            "hq_mine": 1.0,
+            "deployment_prior": True,
+            "worlds": 30,
+            "depth": 4,
+            "min_worlds": 2,
+            "nodes": 600_000,
+            "weights": {"rush": 1.0, "spy_home": 1.0},
+        },
+    }
+    searcher_class = GunjinSearcher
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        movable = self.tables.movable
+        self.move_classes = (
+            (pc.SPY, movable & ~mask_of((pc.TANK, pc.CAVALRY, pc.G_ENGINEER, pc.PLANE))),
+            (pc.TANK, mask_of((pc.TANK, pc.CAVALRY))),
+            (pc.G_ENGINEER, 1 << pc.G_ENGINEER),
+            (pc.PLANE, 1 << pc.PLANE),
+        )
+        self.press_zone = tuple(frozenset(n) for n in variant.board.neighbours)
+
+    def layout(
+        self,
+        player: int,
+        rng: random.Random,
+        hq_mine: float | None = None,
+        fortified: bool = False,
+    ) -> Layout:
+        return gunjin_layout(self.tables, player, rng, hq_mine, fortified)
+
+    def world_tables(
+        self, world: Position, ws: tuple[Weights, Weights], cache: dict
+    ) -> PstAndValues:
+        left = kinds_left(world)
+        rushing = unstoppable(self.tables, world) if ws[0].rush or ws[1].rush else None
+        key = (gunjin_value_key(left), (ws[0].key(), ws[1].key()), rushing)
+        tables = cache.get(key)
+        if tables is None:
+            built = gunjin_tables(self.tables, left, ws, rushing or (frozenset(), frozenset()))
+            tables = _remember(cache, key, built)
+        return tables
+
+    def prior(self, player: int) -> dict[int, dict[int, float]]:
+        return gunjin_prior(self.tables, player)
+
+
+@functools.cache
+def _strategy(variant: Variant) -> Strategy:
+    if variant.family == "gunjin":
+        return GunjinStrategy(variant)
+    if variant.has_flips:
+        return BlindStrategy(variant)
+    return JunqiStrategy(variant)
+
+
+def strategy_for(variant: Variant | str) -> Strategy:
+    """The CPU's strategy for a Variant (or a variant id's standard rules), built once."""
+    return _strategy(find_variant(variant) if isinstance(variant, str) else variant)
