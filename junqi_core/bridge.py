@@ -231,6 +231,18 @@ def op_legal(message: dict) -> dict:
     }
 
 
+def op_notes(message: dict) -> dict:
+    """Deduction notes for a player's own view (docs/api.md): certain facts only."""
+    from junqi_core.ai.notes import notes
+
+    session = _session(message)
+    player = _player(message)
+    if player in session.cpus:
+        raise BridgeError("cpu_seat", "that seat is played by the CPU")
+    game = session.game
+    return {"notes": notes(game.variant, view(game, player), player)}
+
+
 def _setup_op(change: Callable[[Game, int, dict], None]) -> Callable[[dict], dict]:
     def op(message: dict) -> dict:
         session = _session(message)
@@ -489,6 +501,7 @@ OPS: dict[str, Callable[[dict], dict]] = {
     "new_game": op_new_game,
     "view": op_view,
     "legal": op_legal,
+    "notes": op_notes,
     "setup_random": _setup_op(_random),
     "setup_swap": _setup_op(_swap),
     "setup_mirror": _setup_op(_mirror),
