@@ -8,3 +8,10 @@ engine (`audit`), which names the first rule broken and the action it was broken
 
 Standard library only; it never imports `junqi_core.ai`.
 """
+
+from junqi_core.fair.audit import audit
+from junqi_core.fair.messages import PROTOCOL, MessageError
+from junqi_core.fair.peer import ENGINE, FairPeer
+from junqi_core.fair.session import FairError
+
+__all__ = ["ENGINE", "PROTOCOL", "FairError", "FairPeer", "MessageError", "audit"]
