@@ -113,6 +113,7 @@ class FairPeer:
                 "sent": [],
                 "sent_chain": CHAIN_START,
                 "chain": CHAIN_START,
+                "resuming": False,
             },
             "match": {
                 "rules": None,
@@ -298,7 +299,9 @@ class FairPeer:
         return self._guarded(lambda: self.session and self.session.tick(_now(now)))
 
     def reconnect(self) -> dict:
-        """After a new data channel: ask the other page to resend what this one lacks."""
+        """After a new data channel: ask the other page to resend what this one lacks (and
+        tell it what this one has).  Either page may start; one exchange settles both."""
+        self.s["conn"]["resuming"] = True
         self._send_resume(answer=False)
         return self._reply()
 
@@ -510,6 +513,7 @@ class FairPeer:
             )
         missing = conn["sent"][msg["recv"] :]
         self.outbox.extend(missing)
-        if not msg["answer"]:
-            self._send_resume(answer=True)
+        if not msg["answer"] and not conn.get("resuming"):
+            self._send_resume(answer=True)  # the other page started: tell it what this one has
+        conn["resuming"] = False
         self.events.append({"type": "resumed", "resent": len(missing)})
