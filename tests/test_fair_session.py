@@ -118,8 +118,18 @@ def test_a_stalling_opponent_is_claimed_against_then_loses_by_abandonment():
     table.take("guest", guest.tick(now=65_000))
     assert guest.view()["result"] == {"winner": 1, "reason": "abandoned"}
     table.now = 65_000
-    table.deliver()
+    table.deliver()  # the host's page was asleep past its own deadline: it agrees
     assert host.view()["result"] == {"winner": 1, "reason": "abandoned"}
+
+
+def test_a_false_abandonment_counts_against_its_sender():
+    table = Table("classic", seed=3, clock=CLOCK)
+    table.deploy_all()
+    table.guest.session._verdict_alone("abandoned")  # a page that just wants the game over
+    table.take("guest", table.guest.flush())
+    table.now = 10_000  # the host still had 20 s to move
+    table.deliver()
+    assert table.host.view()["result"] == {"winner": 0, "reason": "abandoned"}
 
 
 def test_a_claim_makes_a_sleeping_page_time_out():

@@ -931,10 +931,15 @@ class Session:
             self._run_audit()
 
     def _on_abandon(self, msg: dict, now: float) -> None:
+        """The other page ended the game saying this one stopped answering.  True if this
+        side is past its own deadline (its page slept); otherwise the other side quit."""
         g = self.g
         if g["stage"] == "done":
             return
-        result = {"winner": self.opp, "reason": "abandoned"}
+        due = self._my_deadline()
+        overdue = due is not None and now >= due
+        winner = self.opp if overdue else self.seat
+        result = {"winner": winner, "reason": "abandoned"}
         if g["end"] is None:
             g["end"] = {"h": len(g["records"]), **result, "by": self.opp}
         g["verdict"] = {"ok": None, "result": result, "fault": None, "by": self.opp}
