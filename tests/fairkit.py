@@ -103,12 +103,12 @@ class Table:
                 return name
         return None
 
-    def choices(self, name: str) -> list[str]:
-        dests = self.peers[name].view()["dests"]
+    def choices(self, name: str, view: dict | None = None) -> list[str]:
+        dests = (view or self.peers[name].view())["dests"]
         moves = [f"{f}-{t['to']}" for f, ts in dests["moves"].items() for t in ts]
         return moves + [f"flip:{s}" for s in dests["flips"]]
 
-    def step(self, meta: float = 0.0) -> bool:
+    def step(self, meta: float = 0.0, aggression: float = 0.0) -> bool:
         """One action by the side to move (sometimes a draw offer, an answer, a time-out)."""
         self.deliver()
         name = self.to_move()
@@ -125,14 +125,23 @@ class Table:
                 self.take(name, peer.act(self.rng.choice(options), now=self.now))
                 self.deliver()
                 return True
-        self.take(name, peer.act(self.rng.choice(self.choices(name)), now=self.now))
+        options = self.choices(name, view)
+        if aggression and self.rng.random() < aggression:
+            attacking = [
+                f"{f}-{t['to']}"
+                for f, ts in view["dests"]["moves"].items()
+                for t in ts
+                if t["attack"]
+            ]
+            options = attacking or options
+        self.take(name, peer.act(self.rng.choice(options), now=self.now))
         self.deliver()
         return True
 
-    def play(self, max_actions: int = 5000, meta: float = 0.0) -> None:
+    def play(self, max_actions: int = 5000, meta: float = 0.0, aggression: float = 0.0) -> None:
         self.deploy_all()
         for _ in range(max_actions):
-            if not self.step(meta):
+            if not self.step(meta, aggression):
                 break
         self.deliver()
 
@@ -252,3 +261,11 @@ def fault_of(peer: FairPeer) -> dict | None:
 def attacks(table: Table, name: str) -> list[str]:
     dests = table.peers[name].view()["dests"]
     return [f"{f}-{t['to']}" for f, ts in dests["moves"].items() for t in ts if t["attack"]]
+
+
+def seed_deals(monkeypatch, seed: int) -> None:
+    """Blind deals from a seeded shuffle (tests only: the game, not the secrets, repeats)."""
+    rng = random.Random(seed)
+    monkeypatch.setattr(
+        "junqi_core.fair.session.random_permutation", lambda: rng.sample(range(50), 50)
+    )

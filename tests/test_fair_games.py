@@ -6,13 +6,23 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fairkit import Table, check_against_referee, check_hidden
+from tests.fairkit import Table, check_against_referee, check_hidden, seed_deals
+
+GAMES = [  # variant, seed, share of meta actions, attack bias, how it ends with that seed
+    ("classic", 2, 0.0, 0.5, "flag_captured"),
+    ("classic", 1, 0.02, 0.0, "timeouts"),  # draw offers and declines on the way
+    ("gunjin", 2, 0.0, 0.5, "occupation"),
+    ("gunjin", 1, 0.0, 0.5, "immobilised"),  # a status and its reply
+    ("blind", 3, 0.0, 0.0, "flag_captured"),
+]
 
 
-@pytest.mark.parametrize(("variant", "seed"), [("classic", 5), ("gunjin", 2), ("blind", 1)])
-def test_honest_game_ends_as_the_referee(variant, seed):
+@pytest.mark.parametrize(("variant", "seed", "meta", "aggression", "reason"), GAMES)
+def test_honest_game_ends_as_the_referee(monkeypatch, variant, seed, meta, aggression, reason):
+    seed_deals(monkeypatch, seed)
     table = Table(variant, seed=seed)
-    table.play(meta=0.02 if variant == "classic" else 0.0)
+    table.play(meta=meta, aggression=aggression)
+    assert table.host.view()["result"]["reason"] == reason
     for peer in (table.host, table.guest):
         view = peer.view()
         assert view["phase"] == "over" and view["fair"]["stage"] == "done"
@@ -23,8 +33,9 @@ def test_honest_game_ends_as_the_referee(variant, seed):
     assert len(referee.history) == len(table.records())
 
 
-@pytest.mark.parametrize(("variant", "actions"), [("classic", 80), ("gunjin", 80), ("blind", 40)])
-def test_no_page_holds_the_other_sides_ranks(variant, actions):
+@pytest.mark.parametrize(("variant", "actions"), [("classic", 50), ("gunjin", 40), ("blind", 30)])
+def test_no_page_holds_the_other_sides_ranks(monkeypatch, variant, actions):
+    seed_deals(monkeypatch, 3)
     table = Table(variant, seed=3, watch=True)
     table.deploy_all()
     check_hidden(table)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from junqi_core.deployment import DEPLOYMENTS, DeploymentError
+from junqi_core.deployment import DeploymentError
 from junqi_core.fair import combat, ot
 from junqi_core.fair.commit import opening_errors, square_commitment
 from junqi_core.fair.deal import CARDS, POSTS, card_values, is_permutation, shuffle_step
@@ -134,7 +134,8 @@ class _Audit:
         return opening
 
     def _check_layouts(self, probe: Game) -> list[dict[int, int]]:
-        deployment = DEPLOYMENTS[probe.variant]
+        deployment = probe.deployment
+        assert deployment is not None
         letters = {k.letter: k.kind for k in self.position_class.kinds}
         layouts = []
         for player in (0, 1):
@@ -276,8 +277,13 @@ class _Audit:
                 what = "fought" if receiver == attacker else "defended"
                 raise Fault(receiver, h, "false_choice", f"{what} as a piece it did not have")
             if "E" in data and 1 - receiver != self.trusted:
-                context = ot_context(h, direction)
-                got = ot.decrypt_row(self.sid, context, b, big_a, big_b, data["E"], index)
+                if receiver == self.trusted and "outcome" in record and not record.get("partial"):
+                    # What this page decrypted itself in play: the outcome it announced
+                    # (attacker) or accepted without a dispute (defender).
+                    got = record["outcome"]
+                else:
+                    context = ot_context(h, direction)
+                    got = ot.decrypt_row(self.sid, context, b, big_a, big_b, data["E"], index)
                 if got != truth:
                     raise Fault(
                         1 - receiver,
@@ -339,7 +345,7 @@ class _Audit:
         referee = self.referee
         assert referee is not None
         square = referee.board_spec.index.get(claim["square"])
-        squares = [self.names[s] for s in DEPLOYMENTS[referee.variant].squares(player)]
+        squares = [self.names[s] for s in referee.deployment.squares(player)]  # type: ignore[union-attr]
         opened = (
             square is not None
             and claim["square"] in squares

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from junqi_core import views
-from junqi_core.deployment import DEPLOYMENTS, DeploymentError, Layout
+from junqi_core.deployment import DeploymentError, Layout
 from junqi_core.fair import combat, ot
 from junqi_core.fair.audit import FLAG_SHOWN, audit, ot_context
 from junqi_core.fair.commit import commit_layout, layout_root, new_salts, square_commitment
@@ -161,7 +161,7 @@ class Session:
         self.flag_shown = bool(g["rules"]["options"].get(FLAG_SHOWN))
         self._table = None
         if not self.public:
-            self.deployment = DEPLOYMENTS[shadow.variant]
+            self.deployment = shadow.deployment
             mine = g["mine"]
             if mine["draft"]:
                 shadow.drafts[self.seat] = self._ints(mine["draft"])
@@ -1034,30 +1034,33 @@ class Session:
         self._clock_update(now)
 
     def _turn_start(self) -> None:
+        """This seat's duties when its turn begins: say so if play has ended (its mobility
+        is its own secret), then apply its off-turn requests the other side did not."""
         g, shadow = self.g, self.shadow
+        h = len(g["records"])
+        if not self.public and not any(
+            c["h"] == h and c["player"] == self.seat for c in g["claims"]
+        ):
+            moves = shadow.position.legal_moves(self.seat)
+            if not moves or shadow.position.quiet >= shadow.position.quiet_limit:
+                mobile = bool(moves)
+                g["claims"].append(
+                    {"h": h, "player": self.seat, "type": "status", "mobile": mobile}
+                )
+                self.send("status", h=h, mobile=mobile)
+                if mobile:
+                    self._finish(None, "quiet_moves", self.seat)
+                elif isinstance(shadow.position, GunjinPosition):
+                    g["pending"] = {"kind": "status", "h": h}
+                else:
+                    self._finish(self.opp, "immobilised", self.seat)
+                return
         for request in list(g["requests"]):
             g["requests"].remove(request)
             if request["action"].partition(":")[0] in shadow.meta_actions(self.seat):
                 self._mine(request["action"])
             if shadow.ended is not None:
                 return
-        if self.public:
-            return
-        h = len(g["records"])
-        if any(c["h"] == h and c["player"] == self.seat for c in g["claims"]):
-            return
-        moves = shadow.position.legal_moves(self.seat)
-        if moves and shadow.position.quiet < shadow.position.quiet_limit:
-            return
-        mobile = bool(moves)
-        g["claims"].append({"h": h, "player": self.seat, "type": "status", "mobile": mobile})
-        self.send("status", h=h, mobile=mobile)
-        if mobile:
-            self._finish(None, "quiet_moves", self.seat)
-        elif isinstance(shadow.position, GunjinPosition):
-            g["pending"] = {"kind": "status", "h": h}
-        else:
-            self._finish(self.opp, "immobilised", self.seat)
 
     # --- clocks -------------------------------------------------------------------------
 
