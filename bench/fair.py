@@ -108,6 +108,28 @@ def deals(wanted: int) -> list[float]:
     return times
 
 
+def flips_and_audit(seed: int) -> tuple[list[float], list[float]]:
+    """CPU seconds of each Blind flip round trip, and of each page's audit at the end."""
+    pair = Pair("blind", seed)
+    pair.deliver()
+    flips: list[float] = []
+    audits: list[float] = []
+    while name := pair.to_move():
+        dests = pair.peers[name].view()["dests"]
+        moves = [f"{f}-{t['to']}" for f, ts in dests["moves"].items() for t in ts]
+        flip = [f"flip:{s}" for s in dests["flips"]]
+        action = pair.rng.choice(flip if flip and pair.rng.random() < 0.5 else moves or flip)
+        spent = pair.call(name, "act", action)
+        if action.startswith("flip:"):
+            spent += pair.deliver_one() + pair.deliver_one()
+            flips.append(spent)
+        while (message := pair.next_message()) is not None:
+            spent = pair.deliver_one()
+            if message[1]["type"] == "open":
+                audits.append(spent)
+    return flips, audits
+
+
 def kernel(n: int = 13) -> float:
     """CPU seconds of the exponentiations of one combat alone (both transfers, both sides)."""
     start = time.process_time()
@@ -156,6 +178,31 @@ def main() -> None:
     print(summary("combat, classic", combats("classic", args.combats, 1), 150))
     print(summary("combat, gunjin", combats("gunjin", args.combats, 1), 150))
     print(summary("blind deal", deals(args.deals), 3000))
+    flips, audits = flips_and_audit(1)
+    print(
+        f"blind flip round trip: median {1000 * statistics.median(flips):.1f} ms (n={len(flips)})"
+    )
+    print(f"blind audit, per page: {', '.join(f'{s:.2f} s' for s in audits)}")
+    classic = Pair("classic", 2)
+    classic.deliver()
+    for name in ("host", "guest"):
+        classic.post(name, classic.peers[name].deploy())
+    classic.deliver()
+    audits = []
+    while name := classic.to_move():
+        dests = classic.peers[name].view()["dests"]
+        moves = [f"{f}-{t['to']}" for f, ts in dests["moves"].items() for t in ts]
+        classic.call(name, "act", classic.rng.choice(moves))
+        while (message := classic.next_message()) is not None:
+            spent = classic.deliver_one()
+            if message[1]["type"] == "open":
+                audits.append(spent)
+    records = classic.peers["host"].session.g["records"]
+    fights = sum("outcome" in r for r in records)
+    print(
+        f"classic audit ({len(records)} actions, {fights} combats), per page: "
+        + ", ".join(f"{s:.2f} s" for s in audits)
+    )
 
 
 if __name__ == "__main__":
