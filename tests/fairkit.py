@@ -267,5 +267,5 @@ def seed_deals(monkeypatch, seed: int) -> None:
     """Blind deals from a seeded shuffle (tests only: the game, not the secrets, repeats)."""
     rng = random.Random(seed)
     monkeypatch.setattr(
-        "junqi_core.fair.session.random_permutation", lambda: rng.sample(range(50), 50)
+        "junqi_core.fair.setup.random_permutation", lambda: rng.sample(range(50), 50)
     )

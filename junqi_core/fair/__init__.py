@@ -10,8 +10,8 @@ Standard library only; it never imports `junqi_core.ai`.
 """
 
 from junqi_core.fair.audit import audit
+from junqi_core.fair.errors import FairError
 from junqi_core.fair.messages import PROTOCOL, MessageError
 from junqi_core.fair.peer import ENGINE, FairPeer
-from junqi_core.fair.session import FairError
 
 __all__ = ["ENGINE", "PROTOCOL", "FairError", "FairPeer", "MessageError", "audit"]

@@ -25,9 +25,10 @@ from typing import Any
 
 from junqi_core import __version__
 from junqi_core.fair.audit import FLAG_SHOWN
+from junqi_core.fair.errors import FairError
 from junqi_core.fair.group import digest
 from junqi_core.fair.messages import PROTOCOL, MessageError, decode, encode
-from junqi_core.fair.session import FairError, Session
+from junqi_core.fair.session import Session
 from junqi_core.fair.shadow import new_game
 from junqi_core.record import RULES_VERSION
 

@@ -11,37 +11,26 @@ in the envelope.  Every handler checks everything before it changes anything and
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from typing import Any
 
 from junqi_core import views
-from junqi_core.deployment import DeploymentError, Layout
+from junqi_core.deployment import Layout
 from junqi_core.fair import combat, ot
-from junqi_core.fair.audit import FLAG_SHOWN, audit, ot_context
-from junqi_core.fair.commit import commit_layout, layout_root, new_salts, square_commitment
-from junqi_core.fair.deal import (
-    CARDS,
-    POSTS,
-    DeckError,
-    card_values,
-    check_deck,
-    host_share,
-    random_permutation,
-    shuffle_step,
-)
-from junqi_core.fair.group import P, element_hex, exponent_hex, random_exponent
+from junqi_core.fair.audit import FLAG_SHOWN, audit
+from junqi_core.fair.clock import Clock
+from junqi_core.fair.deal import CARDS, POSTS
+from junqi_core.fair.errors import FairError
+from junqi_core.fair.errors import hex_int as _int
+from junqi_core.fair.fights import Fights
+from junqi_core.fair.group import element_hex, exponent_hex
+from junqi_core.fair.setup import Setup
 from junqi_core.fair.shadow import is_public, new_shadow, shape_possible, unknown_piece
 from junqi_core.game import OVER, PLAY, IllegalActionError
 from junqi_core.notation import NotationError, parse_move
-from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, FACE_DOWN, FIELD_MARSHAL, KIND_MASK
 from junqi_core.pieces import piece as make_piece
-from junqi_core.record import layout_from_json
 from junqi_core.rules import GunjinPosition, Outcome
 
-ANSWER_MS = 30_000  # a protocol reply, or an answer to a claim, may take this long
-GRACE_MS = 5_000  # the waiting side allows this much for the network before it claims
-AUDIT_MS = 60_000  # the other side must open its commitments this soon after the end
 META = ("offer", "accept", "decline", "timeout")
 PLAY_MESSAGES = frozenset(
     {
@@ -59,20 +48,9 @@ PLAY_MESSAGES = frozenset(
 )
 
 
-class FairError(ValueError):
-    """A refused call or message; nothing changed.  `code` is machine-readable."""
+class Session(Setup, Fights, Clock):
+    """One seat's side of one game; the mixins hold setup, combat and clock handling."""
 
-    def __init__(self, code: str, message: str, square: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.square = square
-
-
-def _int(text: str) -> int:
-    return int(text, 16)
-
-
-class Session:
     def __init__(self, g: dict, send: Callable[..., None]) -> None:
         self.g = g
         self.send = send
@@ -205,167 +183,6 @@ class Session:
         else:
             self._set_draft(self._random_layout())
         self.settle(now)
-
-    # --- deployment (Classic, Gunjin) ---------------------------------------------------
-
-    def _random_layout(self) -> Layout:
-        return self.deployment.random_layout(self.seat, secrets.SystemRandom())  # type: ignore[arg-type]
-
-    def _set_draft(self, layout: Layout) -> None:
-        self.g["mine"]["draft"] = self._named(layout)
-        self.shadow.drafts[self.seat] = dict(layout)
-
-    def _require_setup(self) -> None:
-        if self.g["stage"] != "setup":
-            raise FairError("wrong_phase", "deployment is only possible before play")
-        if self.g["mine"]["layout"] is not None:
-            raise FairError("already_deployed", "this side has already deployed")
-
-    def _layout_from(self, data: Any) -> Layout:
-        try:
-            layout = layout_from_json(self.shadow, data)
-            self.deployment.validate(self.seat, layout)
-        except DeploymentError as error:
-            raise FairError(error.code, str(error), error.square) from None
-        except ValueError as error:
-            raise FairError("bad_layout", str(error)) from None
-        return layout
-
-    def setup(self, op: str, args: dict, now: float) -> None:
-        """Arrange the draft: random (drawn with `secrets`), swap a b, mirror, set layout."""
-        self._require_setup()
-        draft = self._ints(self.g["mine"]["draft"])
-        try:
-            if op == "random":
-                layout = self._random_layout()
-            elif op == "swap":
-                a, b = (self.spec.index.get(args.get(k)) for k in ("a", "b"))  # type: ignore[arg-type]
-                if a is None or b is None:
-                    raise FairError("bad_square", "swap needs two squares a and b")
-                layout = self.deployment.swap(self.seat, draft, a, b)
-            elif op == "mirror":
-                layout = self.deployment.mirror(draft)
-            elif op == "set":
-                layout = self._layout_from(args.get("layout"))
-            else:
-                raise FairError("bad_request", f"unknown setup operation {op!r}")
-        except DeploymentError as error:
-            raise FairError(error.code, str(error), error.square) from None
-        self._set_draft(layout)
-        self.settle(now)
-
-    def deploy(self, data: Any, now: float) -> None:
-        """Confirm a layout (default: the draft) and commit to it."""
-        self._require_setup()
-        layout = self._layout_from(self.g["mine"]["draft"] if data is None else data)
-        self._commit(layout)
-        self.settle(now)
-
-    def _commit(self, layout: Layout) -> None:
-        g, mine = self.g, self.g["mine"]
-        named = self._named(layout)
-        squares = self._squares(self.seat)
-        salts = new_salts(squares)
-        commitments = commit_layout(g["sid"], self.seat, squares, named, salts)
-        root = layout_root(g["sid"], self.seat, commitments)
-        mine.update(layout=named, draft=named, salts=salts, list=commitments, root=root)
-        self.shadow.layouts[self.seat] = dict(layout)
-        self.shadow.drafts[self.seat] = dict(layout)
-        self.send("commit", root=root)
-        self.events.append({"type": "deployed", "player": self.seat})
-        if g["theirs"]["root"] is not None:
-            self._send_list()
-
-    def _send_list(self) -> None:
-        mine = self.g["mine"]
-        self._new_key()
-        self.send("commitments", list=mine["list"], key=mine["key"]["A"])
-        mine["list_sent"] = True
-        if self.g["theirs"]["list"] is not None:
-            self._start_play()
-
-    def _new_key(self) -> None:
-        a, big_a = ot.new_key()
-        self.g["mine"]["key"] = {"a": exponent_hex(a), "A": element_hex(big_a)}
-
-    def _on_commit(self, msg: dict, now: float) -> None:
-        g = self.g
-        if g["stage"] != "setup" or g["theirs"]["root"] is not None:
-            raise FairError("unexpected", "a layout commitment is not expected now")
-        g["theirs"]["root"] = msg["root"]
-        self.shadow.layouts[self.opp] = {}
-        self.events.append({"type": "deployed", "player": self.opp})
-        if g["mine"]["root"] is not None and not g["mine"]["list_sent"]:
-            self._send_list()
-
-    def _on_commitments(self, msg: dict, now: float) -> None:
-        g, theirs = self.g, self.g["theirs"]
-        if g["stage"] != "setup" or theirs["root"] is None or theirs["list"] is not None:
-            raise FairError("unexpected", "a commitment list is not expected now")
-        if len(msg["list"]) != len(self._squares(self.opp)):
-            raise FairError("malformed", "the list does not have one commitment per square")
-        if layout_root(g["sid"], self.opp, msg["list"]) != theirs["root"]:
-            raise FairError("bad_commitment", "the list does not match the committed root")
-        theirs["list"], theirs["key"] = msg["list"], msg["key"]
-        if g["mine"]["list_sent"]:
-            self._start_play()
-
-    def _start_play(self) -> None:
-        self.g["started"] = True
-        self.g["stage"] = "play"
-        self._build_board()
-        self.events.append({"type": "play"})
-
-    # --- the deal (Blind) -------------------------------------------------------------
-
-    def _deal_first(self) -> None:
-        g = self.g
-        e, perm = random_exponent(), random_permutation()
-        deck = shuffle_step(card_values(g["sid"]), e, perm)
-        g["mine"].update(e=exponent_hex(e), perm=perm)
-        g["decks"]["d1"] = [element_hex(x) for x in deck]
-        self.send("deck", cards=g["decks"]["d1"])
-
-    def _on_deck(self, msg: dict, now: float) -> None:
-        g, decks = self.g, self.g["decks"]
-        expected = decks["d1"] is None if not self.host else decks["d2"] is None
-        if g["stage"] != "deal" or not expected:
-            raise FairError("unexpected", "a deck is not expected now")
-        cards = [_int(x) for x in msg["cards"]]
-        try:
-            check_deck(cards)
-        except DeckError as error:
-            raise FairError("bad_deck", str(error)) from None
-        if self.host:
-            decks["d2"] = msg["cards"]
-        else:
-            e, perm = random_exponent(), random_permutation()
-            values = card_values(g["sid"])
-            table = [pow(v, e, P) for v in values]
-            decks["d1"] = msg["cards"]
-            decks["d2"] = [element_hex(x) for x in shuffle_step(cards, e, perm)]
-            g["mine"].update(e=exponent_hex(e), perm=perm, table=[element_hex(x) for x in table])
-            self.send("deck", cards=decks["d2"])
-        self._start_play()
-
-    def _lookup(self, share: int) -> int | None:
-        """The card a share shows (None: not a card)."""
-        if self._table is None:
-            mine, decks = self.g["mine"], self.g["decks"]
-            if self.host:
-                self._table = {_int(x): mine["perm"][i] for i, x in enumerate(decks["d1"])}
-            else:
-                self._table = {_int(x): t for t, x in enumerate(mine["table"])}
-        return self._table.get(share)
-
-    def _my_share(self, square: int) -> str:
-        g, j = self.g, POSTS.index(square)
-        if self.host:
-            return element_hex(host_share(_int(g["decks"]["d2"][j]), _int(g["mine"]["e"])))
-        return g["decks"]["d1"][g["mine"]["perm"][j]]
-
-    def _shown_cards(self) -> set[int]:
-        return {r["card"] for r in self.g["records"] if "card" in r}
 
     # --- applying actions ---------------------------------------------------------------
 
@@ -500,26 +317,6 @@ class Session:
         self._add_record({"player": self.seat, "action": f"resign:{self.seat}"})
         self.send("resign", h=h)
 
-    # --- what this side's pieces say in a combat (one place per claim) ---------------------
-
-    def _fight_kind(self, square: int) -> int:
-        """The index this side's attacker chooses: its kind."""
-        return self.shadow.position.board[square] & KIND_MASK
-
-    def _fight_index(self, square: int) -> int:
-        """The index this side's defender chooses: the kind it fights with."""
-        return combat.defender_index(self.shadow.position, square)
-
-    def _defender_rows(self, kind: int, index: int) -> list[int]:
-        return combat.rows_for_attacker_index(self.cls, kind, index)
-
-    def _attacker_rows(self, kind: int) -> list[int]:
-        return combat.rows_for_defender_index(self.cls, kind)
-
-    def _announce(self, row: int) -> int:
-        """The outcome the attacker announces: the one its transfer gave."""
-        return row
-
     # --- the other side's actions ---------------------------------------------------------
 
     def handle(self, msg: dict, now: float) -> None:
@@ -603,171 +400,6 @@ class Session:
             record["claim"] = "occupation"
         self._add_record(record)
 
-    def _occupation_possible(self, player: int, square: int) -> bool:
-        position = self.shadow.position
-        return isinstance(position, GunjinPosition) and square == position.enemy_hq[player]
-
-    def _on_their_attack(self, msg: dict, h: int, move: int) -> None:
-        g, position = self.g, self.shadow.position
-        mine, theirs = g["mine"], g["theirs"]
-        if theirs["key"] is None or mine["key"] is None:
-            raise FairError("unexpected", "no oblivious-transfer key is ready")
-        to = move & 63
-        d_index = self._fight_index(to)
-        rows_up = ot.encrypt_rows(
-            g["sid"],
-            ot_context(h, "up"),
-            _int(mine["key"]["a"]),
-            _int(mine["key"]["A"]),
-            _int(msg["ot"]),
-            self._defender_rows(position.board[to] & KIND_MASK, d_index),
-        )
-        b, big_b = ot.choose(_int(theirs["key"]), d_index)
-        mine["ot"][str(h)] = exponent_hex(b)
-        g["pending"] = {
-            "kind": "defend",
-            "h": h,
-            "action": msg["action"],
-            "d": d_index,
-            "up": {"A": mine["key"]["A"], "B": msg["ot"], "E": rows_up},
-            "down": {"A": theirs["key"], "B": element_hex(big_b)},
-        }
-        self._new_key()
-        theirs["key"] = None
-        self.send("ot_reply", h=h, rows=rows_up, ot=element_hex(big_b), key=mine["key"]["A"])
-
-    def _on_ot_reply(self, msg: dict, now: float) -> None:
-        g = self.g
-        pending = self._pending("attack", msg)
-        mine = g["mine"]
-        h, kind = pending["h"], pending["c"]
-        if len(msg["rows"]) != combat.row_count(self.cls):
-            raise FairError("malformed", "the reply does not have one row per piece kind")
-        up = {**pending["up"], "E": msg["rows"]}
-        row = ot.decrypt_row(
-            g["sid"],
-            ot_context(h, "up"),
-            _int(pending["b"]),
-            _int(up["A"]),
-            _int(up["B"]),
-            msg["rows"],
-            kind,
-        )
-        key = mine["key"]
-        record: dict[str, Any] = {
-            "player": self.seat,
-            "action": pending["action"],
-            "up": up,
-            "down": {"A": key["A"], "B": msg["ot"]},
-        }
-        mine["ot"][str(h)] = pending["b"]
-        g["theirs"]["key"] = msg["key"]
-        g["pending"] = None
-        if row is None or row not in combat.possible_as_attacker(self.cls, kind):
-            self._dispute(h, "the defender's combat rows are not valid", record)
-            return
-        rows_down = ot.encrypt_rows(
-            g["sid"],
-            ot_context(h, "down"),
-            _int(key["a"]),
-            _int(key["A"]),
-            _int(msg["ot"]),
-            self._attacker_rows(kind),
-        )
-        row = self._announce(row)
-        record["down"]["E"] = rows_down
-        record["outcome"] = row
-        self._new_key()
-        entry = self._add_record(record)
-        fields = {}
-        ended = self.shadow.ended
-        if ended is not None and ended.reason == "occupation" and ended.winner == self.seat:
-            record["claim"] = fields["claim"] = "occupation"
-        self.send("ot_rows", h=h, rows=rows_down, outcome=row, key=mine["key"]["A"], **fields)
-        self._maybe_show_flag(entry)
-
-    def _on_ot_rows(self, msg: dict, now: float) -> None:
-        g = self.g
-        pending = self._pending("defend", msg)
-        h = pending["h"]
-        if len(msg["rows"]) != combat.row_count(self.cls):
-            raise FairError("malformed", "the rows do not have one row per piece kind")
-        down = {**pending["down"], "E": msg["rows"]}
-        row = ot.decrypt_row(
-            g["sid"],
-            ot_context(h, "down"),
-            _int(g["mine"]["ot"][str(h)]),
-            _int(down["A"]),
-            _int(down["B"]),
-            msg["rows"],
-            pending["d"],
-        )
-        record: dict[str, Any] = {
-            "player": self.opp,
-            "action": pending["action"],
-            "outcome": msg["outcome"],
-            "up": pending["up"],
-            "down": down,
-        }
-        g["theirs"]["key"] = msg["key"]
-        g["pending"] = None
-        to = parse_move(self.spec, pending["action"]) & 63
-        kind = self.shadow.position.board[to] & KIND_MASK
-        if (
-            row is None
-            or row != msg["outcome"]
-            or row not in combat.possible_as_defender(self.cls, kind, pending["d"])
-        ):
-            self._dispute(h, "the combat outcome does not match this side's own", record)
-            return
-        if "claim" in msg:
-            record["claim"] = "occupation"
-            if not (
-                self._occupation_possible(self.opp, to)
-                and row & combat.RESULT_MASK == ATTACKER_WINS
-            ):
-                self._dispute(h, "a false claim to occupy the headquarters", record)
-                return
-        entry = self._add_record(record)
-        self._maybe_show_flag(entry)
-
-    def _on_their_flip(self, msg: dict, h: int, move: int) -> None:
-        square = move >> 6
-        if not self.shadow.position.board[square] & FACE_DOWN:
-            raise FairError("illegal_move", "that piece is already face up")
-        theirs_role, mine_role = ("guest", "host") if self.host else ("host", "guest")
-        record: dict[str, Any] = {
-            "player": self.opp,
-            "action": msg["action"],
-            "shares": {theirs_role: msg["share"]},
-        }
-        card = self._lookup(_int(msg["share"]))
-        if card is None or card in self._shown_cards():
-            self._dispute(h, "the flip share is not a hidden card", record)
-            return
-        share = self._my_share(square)
-        record["shares"][mine_role] = share
-        record["card"] = card
-        self._add_record(record)
-        self.send("flip_share", h=h, share=share, card=card)
-
-    def _on_flip_share(self, msg: dict, now: float) -> None:
-        g = self.g
-        pending = self._pending("flip", msg)
-        theirs_role, mine_role = ("guest", "host") if self.host else ("host", "guest")
-        record = {
-            "player": self.seat,
-            "action": pending["action"],
-            "shares": {mine_role: pending["share"], theirs_role: msg["share"]},
-            "card": msg["card"],
-        }
-        g["pending"] = None
-        card = self._lookup(_int(msg["share"]))
-        if card is None or card != msg["card"] or card in self._shown_cards():
-            self._dispute(pending["h"], "the flip does not show the card announced", record)
-            return
-        self._add_record(record)
-
     def _on_request(self, msg: dict, now: float) -> None:
         g, shadow = self.g, self.shadow
         action = msg["action"]
@@ -832,72 +464,6 @@ class Session:
         mobile = msg["mobile"]
         self._finish(self.opp if mobile else None, "immobilised" if mobile else "no_moves")
 
-    def _maybe_show_flag(self, entry: Any) -> None:
-        """Rule option: a side whose Field Marshal falls opens its flag square to both."""
-        if not self.flag_shown or self.shadow.ended is not None:
-            return
-        position = self.shadow.position
-        lost = []
-        if entry.result != ATTACKER_WINS:
-            lost.append(entry.mover)
-        if entry.result != DEFENDER_WINS:
-            lost.append(entry.target)
-        if not any(
-            p & KIND_MASK == FIELD_MARSHAL and position.piece_owner(p) == self.seat for p in lost
-        ):
-            return
-        mine = self.g["mine"]
-        square = next(s for s, letter in mine["layout"].items() if letter == "F")
-        h = len(self.g["records"])
-        claim = {"h": h, "player": self.seat, "type": "reveal", "square": square}
-        self.g["claims"].append({**claim, "salt": mine["salts"][square]})
-        self.send("reveal", h=h, square=square, salt=mine["salts"][square])
-
-    def _on_reveal(self, msg: dict, now: float) -> None:
-        g = self.g
-        h = self._check_h(msg)
-        if not self.flag_shown or msg["square"] in g["revealed"]:
-            raise FairError("unexpected", "a flag shown is not expected")
-        squares = self._squares(self.opp)
-        if msg["square"] not in squares:
-            raise FairError("malformed", "that is not a starting square of the other side")
-        claim = {
-            "h": h,
-            "player": self.opp,
-            "type": "reveal",
-            "square": msg["square"],
-            "salt": msg["salt"],
-        }
-        g["claims"].append(claim)
-        expected = g["theirs"]["list"][squares.index(msg["square"])]
-        if square_commitment(g["sid"], self.opp, msg["square"], "F", msg["salt"]) != expected:
-            self._dispute(h, "the flag shown does not match the commitment", None)
-            return
-        g["revealed"][msg["square"]] = "flag"
-        self.events.append({"type": "flag_shown", "square": msg["square"]})
-
-    def _on_claim_timeout(self, msg: dict, now: float) -> None:
-        g, shadow = self.g, self.shadow
-        due = self._my_deadline()
-        if "h" not in msg:
-            stale = g["stage"] != "setup" or g["mine"]["layout"] is not None
-        else:
-            stale = (
-                g["stage"] != "play"
-                or g["end"] is not None
-                or msg["h"] != len(g["records"])
-                or shadow.turn != self.seat
-                or g["pending"] is not None
-            )
-        if stale:
-            self.events.append({"type": "ignored", "message": "claim_timeout", "reason": "stale"})
-        elif due is None or now < due:
-            self.events.append({"type": "ignored", "message": "claim_timeout", "reason": "early"})
-        elif "h" not in msg:
-            self._commit(self._ints(g["mine"]["draft"]))
-        else:
-            self._mine("timeout")
-
     def _on_dispute(self, msg: dict, now: float) -> None:
         g = self.g
         pending = g["pending"]
@@ -929,23 +495,6 @@ class Session:
             self._finish(None, "stopped", self.opp)
         elif g["stage"] == "ended":
             self._run_audit()
-
-    def _on_abandon(self, msg: dict, now: float) -> None:
-        """The other page ended the game saying this one stopped answering.  True if this
-        side is past its own deadline (its page slept); otherwise the other side quit."""
-        g = self.g
-        if g["stage"] == "done":
-            return
-        due = self._my_deadline()
-        overdue = due is not None and now >= due
-        winner = self.opp if overdue else self.seat
-        result = {"winner": winner, "reason": "abandoned"}
-        if g["end"] is None:
-            g["end"] = {"h": len(g["records"]), **result, "by": self.opp}
-        g["verdict"] = {"ok": None, "result": result, "fault": None, "by": self.opp}
-        g["stage"] = "done"
-        g["pending"] = None
-        self.events.append({"type": "verdict", "verdict": g["verdict"]})
 
     # --- the end and the audit --------------------------------------------------------
 
@@ -1061,112 +610,6 @@ class Session:
                 self._mine(request["action"])
             if shadow.ended is not None:
                 return
-
-    # --- clocks -------------------------------------------------------------------------
-
-    def _owed(self) -> tuple[list | None, list | None]:
-        """(what this seat owes, what the other side owes) right now."""
-        g, mine, theirs = self.g, self.g["mine"], self.g["theirs"]
-        stage = g["stage"]
-        if stage == "setup":
-            own = ["deploy"] if mine["layout"] is None else None
-            if theirs["root"] is None:
-                other = ["deploy"]
-            elif mine["list_sent"] and theirs["list"] is None:
-                other = ["reply"]
-            else:
-                other = None
-            return own, other
-        if stage == "deal":
-            return None, ["reply"]
-        if stage == "play":
-            h = len(g["records"])
-            if g["pending"] is not None:
-                return None, ["reply", h]
-            if self.shadow.turn == self.seat:
-                return ["move", h], None
-            return None, ["move", h]
-        if stage == "ended":
-            return None, (["open"] if theirs["open"] is None else None)
-        return None, None
-
-    def _clock_update(self, now: float) -> None:
-        state = self.g["clock_state"]
-        own, other = self._owed()
-        if state["mine"] is None or state["mine"][0] != own:
-            state["mine"] = [own, now]
-        if state["theirs"] is None or state["theirs"][0] != other:
-            state["theirs"] = [other, now]
-            state["claimed"] = None
-
-    def _limit_ms(self, key: list | None) -> int | None:
-        clock = self.g["clock"]
-        if key is None or clock is None or key[0] not in ("deploy", "move"):
-            return None
-        return clock[key[0]] * 1000
-
-    def _my_deadline(self) -> float | None:
-        key, since = self.g["clock_state"]["mine"]
-        limit = self._limit_ms(key)
-        return None if limit is None else since + limit
-
-    def deadlines(self) -> dict:
-        state = self.g["clock_state"]
-        (own, own_since), (other, other_since) = state["mine"], state["theirs"]
-        own_limit, other_limit = self._limit_ms(own), self._limit_ms(other)
-        return {
-            "mine": None if own_limit is None else own_since + own_limit,
-            "theirs": None if other_limit is None else other_since + other_limit,
-            "waiting_for": other[0] if other else None,
-        }
-
-    def tick(self, now: float) -> None:
-        g = self.g
-        self._clock_update(now)
-        state = g["clock_state"]
-        own, own_since = state["mine"]
-        other, other_since = state["theirs"]
-        limit = self._limit_ms(own)
-        if limit is not None and now >= own_since + limit:
-            if own[0] == "deploy":
-                self._commit(self._ints(g["mine"]["draft"]))
-            else:
-                self._mine("timeout")
-            self.settle(now)
-            return
-        if other is None:
-            return
-        if other[0] == "open":
-            if now >= other_since + AUDIT_MS:
-                self._verdict_alone("refused_audit")
-            return
-        if g["clock"] is None:
-            return
-        limit = self._limit_ms(other)
-        if limit is None:  # a protocol reply is owed at once
-            if now >= other_since + ANSWER_MS:
-                self._verdict_alone("abandoned")
-            return
-        if state["claimed"] is None:
-            if now >= other_since + limit + GRACE_MS:
-                fields = {"h": other[1]} if other[0] == "move" else {}
-                self.send("claim_timeout", **fields)
-                state["claimed"] = now
-        elif now >= state["claimed"] + ANSWER_MS:
-            self._verdict_alone("abandoned")
-
-    def _verdict_alone(self, reason: str) -> None:
-        """The other side stopped answering (or would not open): it loses, unaudited."""
-        g = self.g
-        if reason == "abandoned":
-            self.send("abandon")
-        result = {"winner": self.seat, "reason": reason}
-        if g["end"] is None:
-            g["end"] = {"h": len(g["records"]), **result, "by": self.seat}
-        g["verdict"] = {"ok": None, "result": result, "fault": None, "by": self.seat}
-        g["stage"] = "done"
-        g["pending"] = None
-        self.events.append({"type": "verdict", "verdict": g["verdict"]})
 
     # --- what the page shows ---------------------------------------------------------
 
