@@ -276,3 +276,29 @@ def test_stopping_the_game_without_cause_loses():
     fault = table.host.view()["fair"]["verdict"]["fault"]
     assert (fault["player"], fault["code"]) == (1, "false_dispute")
     assert table.host.view()["result"] == {"winner": 0, "reason": "rule_broken"}
+
+
+def test_a_resignation_crossing_a_move_voids_the_move():
+    table = Table("classic", seed=7)
+    table.deploy_all()
+    for _ in range(3):
+        table.step()
+    mover = table.to_move()
+    other = "guest" if mover == "host" else "host"
+    table.take(mover, table.peers[mover].act(table.choices(mover)[0]))
+    table.take(other, table.peers[other].act("resign"))  # before the move arrived
+    table.deliver()
+    assert table.records(mover)[-1]["action"].startswith("resign")
+    check_against_referee(table)
+
+
+def test_a_request_crossing_a_move_is_applied_by_its_sender():
+    table = Table("classic", seed=8)
+    table.deploy_all()
+    table.take("host", table.host.act(table.choices("host")[0]))
+    table.take("guest", table.guest.act("offer"))  # sent before the host's move arrived
+    table.deliver()
+    assert table.host.view()["offer_by"] == 1 == table.guest.view()["offer_by"]
+    assert table.records()[-1] == {"player": 1, "action": "offer:1"}
+    resign(table)
+    check_against_referee(table)
