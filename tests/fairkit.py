@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import random
 
-from junqi_core.deployment import DEPLOYMENTS
 from junqi_core.fair import FairPeer
 from junqi_core.fair.deal import CARDS, dealt_board
 from junqi_core.fair.shadow import UNKNOWN, referee_game
 from junqi_core.game import Game
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
 from junqi_core.record import layout_from_json
+from junqi_core.rules import GunjinPosition
 
 NAMES = ("host", "guest")
 
@@ -86,8 +86,7 @@ class Table:
         for name in NAMES:
             session = self.peers[name].session
             if session.g["stage"] == "setup" and session.g["mine"]["layout"] is None:
-                rules = DEPLOYMENTS[session.shadow.variant]
-                layout = rules.random_layout(session.seat, self.rng)
+                layout = session.deployment.random_layout(session.seat, self.rng)
                 named = {session.spec.names[s]: session.letter_of[k] for s, k in layout.items()}
                 self.take(name, self.peers[name].deploy(named, now=self.now))
         self.deliver()
@@ -176,7 +175,7 @@ def check_against_referee(table: Table) -> Game:
         if "outcome" in record:
             flag = bool(record["outcome"] & 4)
             assert record["outcome"] & 3 == entry.result, record
-            if referee.variant != "gunjin":  # a Gunjin flag is just a piece
+            if not isinstance(referee.position, GunjinPosition):  # a flag is just a piece there
                 assert flag == (entry.target & KIND_MASK == referee.position.flag_kind), record
         if "card" in record:
             assert CARDS[record["card"]] & ~FACE_DOWN == entry.extra["flipped"]

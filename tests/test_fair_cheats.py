@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from junqi_core.deployment import DEPLOYMENTS
 from junqi_core.fair import combat
 from junqi_core.fair.group import element_hex, hash_to_element
 from junqi_core.pieces import (
@@ -168,7 +167,7 @@ def test_a_mine_that_moves():
     table = Table("gunjin", seed=3)
     table.deliver()
     host = table.host.session
-    layout = DEPLOYMENTS["gunjin"].random_layout(0, table.rng)
+    layout = host.deployment.random_layout(0, table.rng)
     a4 = host.spec.index["a4"]
     mine_square = next(s for s, k in layout.items() if k == MINE)
     layout[mine_square], layout[a4] = layout[a4], layout[mine_square]
@@ -230,7 +229,7 @@ def test_an_illegal_deployment():
     table = Table("classic", seed=1)
     table.deliver()
     session = table.guest.session
-    layout = DEPLOYMENTS["classic"].random_layout(1, table.rng)
+    layout = session.deployment.random_layout(1, table.rng)
     flag = next(s for s, k in layout.items() if k == FLAG)
     other = next(s for s, k in layout.items() if k not in (FLAG,) and s != flag)
     layout[flag], layout[other] = layout[other], layout[flag]  # the flag leaves the HQ
