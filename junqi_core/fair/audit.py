@@ -27,13 +27,12 @@ from junqi_core.fair.group import (
     exponent_from_hex,
     hex_bytes,
 )
-from junqi_core.fair.shadow import new_game, referee_game
+from junqi_core.fair.shadow import flag_shown, new_game, referee_game
 from junqi_core.game import OVER, Game, IllegalActionError
 from junqi_core.notation import NotationError, parse_move
 from junqi_core.pieces import FIELD_MARSHAL, KIND_MASK
 from junqi_core.rules import BlindPosition
 
-FLAG_SHOWN = "flag_shown"  # rule option: a side whose Field Marshal falls shows its flag
 GAME_REASONS = frozenset(
     {
         "flag_captured",
@@ -117,7 +116,7 @@ class _Audit:
             self.referee = referee_game(self.rules, board=self._check_deal())
         else:
             self.referee = referee_game(self.rules, layouts=self._check_layouts(probe))
-        self.flag_shown = bool(self.rules.get("options", {}).get(FLAG_SHOWN))
+        self.flag_shown = flag_shown(self.rules)
         claims_at: dict[int, list[dict]] = {}
         for claim in self.t["claims"]:
             claims_at.setdefault(claim["h"], []).append(claim)

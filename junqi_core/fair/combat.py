@@ -61,7 +61,8 @@ def defender_index(position: Position, square: int) -> int:
     """The kind the piece on `square` fights with when attacked."""
     p = position.board[square]
     kind = p & KIND_MASK
-    if isinstance(position, GunjinPosition) and kind == position.flag_kind:
+    flag_behind = getattr(position, "flag_behind", True)  # a Gunjin rule option
+    if isinstance(position, GunjinPosition) and kind == position.flag_kind and flag_behind:
         behind = position.tables.behind[(p >> 5) & 1][square]
         if behind is not None:
             q = position.board[behind]

@@ -24,19 +24,18 @@ import time
 from typing import Any
 
 from junqi_core import __version__
-from junqi_core.fair.audit import FLAG_SHOWN
 from junqi_core.fair.errors import FairError
 from junqi_core.fair.group import digest
 from junqi_core.fair.messages import PROTOCOL, MessageError, decode, encode
 from junqi_core.fair.session import Session
-from junqi_core.fair.shadow import new_game
+from junqi_core.fair.shadow import RulesRefused
+from junqi_core.fair.shadow import check_rules as check_engine_rules
 from junqi_core.record import RULES_VERSION
 
 ENGINE = f"{__version__}+rules-{RULES_VERSION}"
 STATE_FORMAT = "junqi-fair-peer"
 STATE_VERSION = 1
 CHAIN_START = "00" * 32
-OPTIONS = {FLAG_SHOWN: ("classic",)}  # rule options this protocol knows, and their variants
 
 
 def session_id(
@@ -64,22 +63,10 @@ def _now(now: float | None) -> float:
 
 
 def check_rules(rules: Any) -> None:
-    if not isinstance(rules, dict) or set(rules) != {"variant", "preset", "options"}:
-        raise FairError("bad_rules", "rules are {variant, preset, options}")
     try:
-        new_game(rules)
-    except Exception:
-        raise FairError("bad_rules", f"unknown variant {rules.get('variant')!r}") from None
-    if rules["preset"] not in (None, "standard"):
-        raise FairError("bad_rules", f"unknown preset {rules['preset']!r}")
-    options = rules["options"]
-    if not isinstance(options, dict):
-        raise FairError("bad_rules", "options are an object")
-    for name, value in options.items():
-        if name not in OPTIONS or rules["variant"] not in OPTIONS[name]:
-            raise FairError("bad_rules", f"option {name!r} is not known for {rules['variant']}")
-        if not isinstance(value, bool):
-            raise FairError("bad_rules", f"option {name!r} is true or false")
+        check_engine_rules(rules)
+    except RulesRefused as error:
+        raise FairError("bad_rules", str(error)) from None
 
 
 def check_clock(clock: Any) -> None:

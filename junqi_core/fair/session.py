@@ -17,7 +17,7 @@ from typing import Any
 from junqi_core import views
 from junqi_core.deployment import Layout
 from junqi_core.fair import combat, ot
-from junqi_core.fair.audit import FLAG_SHOWN, audit
+from junqi_core.fair.audit import audit
 from junqi_core.fair.clock import Clock
 from junqi_core.fair.deal import CARDS, POSTS
 from junqi_core.fair.errors import FairError
@@ -25,7 +25,13 @@ from junqi_core.fair.errors import hex_int as _int
 from junqi_core.fair.fights import Fights
 from junqi_core.fair.group import element_hex, exponent_hex
 from junqi_core.fair.setup import Setup
-from junqi_core.fair.shadow import is_public, new_shadow, shape_possible, unknown_piece
+from junqi_core.fair.shadow import (
+    flag_shown,
+    is_public,
+    new_shadow,
+    shape_possible,
+    unknown_piece,
+)
 from junqi_core.game import OVER, PLAY, IllegalActionError
 from junqi_core.notation import NotationError, parse_move
 from junqi_core.pieces import piece as make_piece
@@ -136,7 +142,7 @@ class Session(Setup, Fights, Clock):
         self.spec = shadow.board_spec
         self.letter_of = {k.kind: k.letter for k in self.cls.kinds}
         self.kind_of = {k.letter: k.kind for k in self.cls.kinds}
-        self.flag_shown = bool(g["rules"]["options"].get(FLAG_SHOWN))
+        self.flag_shown = flag_shown(g["rules"])
         self._table = None
         if not self.public:
             self.deployment = shadow.deployment

@@ -21,9 +21,42 @@ from junqi_core.rules import BlindPosition, Move, Outcome, Position
 UNKNOWN = KIND_MASK  # a kind no real piece has: "some piece of the other side"
 
 
+# Rule options this protocol can play with today's engine, and their variants.
+OPTIONS = {"flag_shown": ("classic",)}
+
+
+class RulesRefused(ValueError):
+    """Rules this engine cannot play."""
+
+
 def new_game(rules: dict, cls: type[Game] = Game) -> Game:
-    """The engine game for a rules dict (the variant's preset and options live here too)."""
+    """The engine game for a rules dict {variant, preset, options}: the one place rules
+    become a game (the audit's referee and each seat's shadow are made here)."""
     return cls(rules["variant"])
+
+
+def check_rules(rules: object) -> None:
+    """Raise RulesRefused unless this engine plays exactly these rules."""
+    if not isinstance(rules, dict) or set(rules) != {"variant", "preset", "options"}:
+        raise RulesRefused("rules are {variant, preset, options}")
+    try:
+        new_game(rules)
+    except Exception:
+        raise RulesRefused(f"unknown variant {rules.get('variant')!r}") from None
+    if rules["preset"] not in (None, "standard"):
+        raise RulesRefused(f"unknown preset {rules['preset']!r}")
+    if not isinstance(rules["options"], dict):
+        raise RulesRefused("options are an object")
+    for name, value in rules["options"].items():
+        if name not in OPTIONS or rules["variant"] not in OPTIONS[name]:
+            raise RulesRefused(f"option {name!r} is not known for {rules['variant']}")
+        if not isinstance(value, bool):
+            raise RulesRefused(f"option {name!r} is true or false")
+
+
+def flag_shown(rules: dict) -> bool:
+    """Rule option: a side whose Field Marshal falls shows its flag to both."""
+    return bool(rules["options"].get("flag_shown"))
 
 
 def is_public(game: Game) -> bool:
