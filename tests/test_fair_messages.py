@@ -1,0 +1,156 @@
+"""Unexpected messages are refused with a reason and never change the receiving page:
+replayed, reordered, forged (wrong session, wrong number, impossible claims, bad group
+elements) and malformed ones.  The game then goes on as if they had never come."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from junqi_core.fair.group import P, element_hex
+from junqi_core.fair.messages import MAX_MESSAGE_CHARS
+from tests.fairkit import Table, check_against_referee, resign
+
+NON_RESIDUE = 11  # (11|P) = -1: outside the prime-order subgroup
+
+
+def _forge(receiver, kind: str, **fields) -> str:
+    """A message with a correct envelope for `receiver` (the next number, its session)."""
+    message = {
+        "v": 1,
+        "type": kind,
+        "seq": receiver.s["conn"]["seq_in"],
+        "sid": receiver.session.g["sid"],
+        **fields,
+    }
+    return json.dumps(message)
+
+
+def _refused(peer, text, code: str | None = None) -> dict:
+    before, view = peer.to_json(), peer.view()
+    reply = peer.receive(text, now=0)
+    assert not reply["ok"] and reply["send"] == [], reply
+    if code is not None:
+        assert reply["error"]["code"] == code, reply["error"]
+    assert reply["error"]["message"]
+    assert peer.to_json() == before and peer.view() == view
+    return reply["error"]
+
+
+@pytest.fixture(scope="module")
+def midgame():
+    """A Classic game a few actions in, with the guest to move and nothing in flight."""
+    table = Table("classic", seed=21)
+    table.deploy_all()
+    while table.to_move() != "guest" or len(table.records()) < 6:
+        table.step()
+    return table
+
+
+def _to_host(table: Table, kind: str, **fields) -> str:
+    return _forge(table.host, kind, **fields)
+
+
+def test_replayed_and_reordered_messages():
+    table = Table("classic", seed=4)
+    table.deploy_all()
+    old = next(text for sender, text in table.log if sender == "guest")
+    _refused(table.host, old, "replayed")
+    table.step()  # the host moves: the guest gets one message
+    name = table.to_move()
+    assert name == "guest"
+    table.take("guest", table.guest.act(table.choices("guest")[0], now=0))
+    table.take("guest", table.guest.act("offer", now=0))  # a second message in flight
+    first, second = table.inbox["host"][:2]
+    _refused(table.host, second, "out_of_order")
+    table.take("host", table.host.receive(first, now=0))
+    table.take("host", table.host.receive(second, now=0))
+    table.inbox["host"] = table.inbox["host"][2:]
+    table.deliver()
+    assert table.host.session.shadow.offer_by == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not json",
+        "[]",
+        "{}",
+        '{"v": 2, "type": "act", "seq": 0, "sid": null}',
+        "x" * (MAX_MESSAGE_CHARS + 1),
+        "[" * 5000 + "]" * 5000,
+    ],
+)
+def test_malformed_text_is_refused(midgame, text):
+    _refused(midgame.host, text)
+
+
+def test_malformed_fields_are_refused(midgame):
+    host = midgame.host
+    h = len(midgame.records())
+    action = midgame.choices("guest")[0]
+    good = json.loads(_to_host(midgame, "act", h=h, action=action))
+    cases = {
+        "unknown_type": {**good, "type": "teleport"},
+        "extra field": {**good, "rank": "field_marshal"},
+        "missing field": {k: v for k, v in good.items() if k != "action"},
+        "h as text": {**good, "h": str(h)},
+        "h as bool": {**good, "h": True},
+        "seq missing": {k: v for k, v in good.items() if k != "seq"},
+        "sid garbage": {**good, "sid": "zz" * 32},
+        "long action": {**good, "action": "a" * 40},
+    }
+    for name, message in cases.items():
+        error = _refused(host, json.dumps(message))
+        assert error["code"] in ("malformed", "unknown_type"), (name, error)
+
+
+def test_forged_messages_are_refused(midgame):
+    table, host = midgame, midgame.host
+    h = len(table.records())
+    guest_move = table.choices("guest")[0]
+    _refused(host, json.dumps({**json.loads(_to_host(table, "abandon")), "sid": "ab" * 32}))
+    _refused(host, _to_host(table, "act", h=h + 1, action=guest_move), "wrong_action_number")
+    _refused(host, _to_host(table, "act", h=h, action="a12-a1"), "illegal_move")
+    _refused(host, _to_host(table, "act", h=h, action="c7-c7"), "bad_action")
+    _refused(host, _to_host(table, "act", h=h, action="offer:0"), "malformed")  # names the host
+    _refused(host, _to_host(table, "act", h=h, action="timeout", ot=element_hex(4)), "malformed")
+    _refused(host, _to_host(table, "commit", root="00" * 32), "unexpected")
+    _refused(host, _to_host(table, "status", h=h, mobile=True), "unexpected")
+    _refused(
+        host,
+        _to_host(table, "ot_reply", h=h, rows=["00" * 16], ot=element_hex(4), key=element_hex(4)),
+    )
+    _refused(host, _to_host(table, "flip_share", h=h, share=element_hex(4), card=3))
+    _refused(host, _to_host(table, "request", h=h, action="resign:1", id=0), "malformed")
+    _refused(host, _to_host(table, "deck", cards=[element_hex(4)] * 50), "unexpected")
+    _refused(
+        host,
+        _to_host(
+            table,
+            "hello",
+            role="guest",
+            nonce="00" * 32,
+            engine="x",
+            rules={"variant": "classic", "preset": None, "options": {}},
+            clock=None,
+        ),
+        "unexpected",
+    )
+
+
+@pytest.mark.parametrize("value", [0, 1, P - 1, NON_RESIDUE, P, P + 2, -4])
+def test_bad_group_elements_are_refused(midgame, value):
+    table, host = midgame, midgame.host
+    h = len(table.records())
+    text = format(value % (1 << 2048), "0512x")
+    action = table.choices("guest")[0]
+    _refused(host, _to_host(table, "act", h=h, action=action, ot=text), "bad_element")
+
+
+def test_the_game_goes_on_after_refusals(midgame):
+    for _ in range(30):
+        midgame.step()
+    resign(midgame)
+    check_against_referee(midgame)
