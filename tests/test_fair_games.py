@@ -47,3 +47,25 @@ def test_no_page_holds_the_other_sides_ranks(monkeypatch, variant, actions):
     table.take(name, table.peers[name].act("resign", now=table.now))
     table.deliver()
     check_against_referee(table)
+
+
+@pytest.mark.parametrize(
+    ("variant", "preset"),
+    [
+        ("classic", "chinese"),
+        ("classic", "open"),
+        ("blind", "engineer_flag"),
+        ("gunjin", "simple"),
+        ("gunjin", "tanks"),
+    ],
+)
+def test_honest_game_under_a_preset_ends_as_the_referee(monkeypatch, variant, preset):
+    from junqi_core.variants import PRESETS
+
+    options = next(p.options for p in PRESETS[variant] if p.id == preset)
+    seed_deals(monkeypatch, 4)
+    table = Table(variant, seed=4, options=dict(options))
+    table.play(aggression=0.5)
+    assert table.host.view()["rules"]["preset"] == preset
+    check_against_referee(table)
+    assert table.host.view()["result"] == table.guest.view()["result"]

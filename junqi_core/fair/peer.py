@@ -31,6 +31,7 @@ from junqi_core.fair.session import Session
 from junqi_core.fair.shadow import RulesRefused
 from junqi_core.fair.shadow import check_rules as check_engine_rules
 from junqi_core.record import RULES_VERSION
+from junqi_core.variants import RulesError, find_variant
 
 ENGINE = f"{__version__}+rules-{RULES_VERSION}"
 STATE_FORMAT = "junqi-fair-peer"
@@ -122,8 +123,10 @@ class FairPeer:
         clock: dict | None = None,
     ) -> FairPeer:
         """The side that picks the game; it moves first in the first game."""
-        rules = {"variant": variant, "preset": preset, "options": dict(options or {})}
-        check_rules(rules)
+        try:  # the rules in full (every option's value), as both pages will check them
+            rules = find_variant(variant, preset, options).rules_json()
+        except RulesError as error:
+            raise RulesRefused(str(error)) from None
         check_clock(clock)
         peer = cls(cls._new_state("host"))
         match = peer.s["match"]

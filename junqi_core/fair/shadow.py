@@ -17,46 +17,39 @@ from typing import Any
 from junqi_core.game import Game, HistoryEntry
 from junqi_core.pieces import KIND_MASK, piece
 from junqi_core.rules import BlindPosition, Move, Outcome, Position
+from junqi_core.variants import RulesError, Variant, variant_from_rules
 
 UNKNOWN = KIND_MASK  # a kind no real piece has: "some piece of the other side"
-
-
-# Rule options this protocol can play with today's engine, and their variants.
-OPTIONS = {"flag_shown": ("classic",)}
 
 
 class RulesRefused(ValueError):
     """Rules this engine cannot play."""
 
 
+def variant_of(rules: object) -> Variant:
+    """The Variant a rules dict {variant, preset, options} names, or RulesRefused."""
+    if not isinstance(rules, dict) or set(rules) != {"variant", "preset", "options"}:
+        raise RulesRefused("rules are {variant, preset, options}")
+    try:
+        return variant_from_rules(rules)
+    except RulesError as error:
+        raise RulesRefused(str(error)) from None
+
+
 def new_game(rules: dict, cls: type[Game] = Game) -> Game:
     """The engine game for a rules dict {variant, preset, options}: the one place rules
     become a game (the audit's referee and each seat's shadow are made here)."""
-    return cls(rules["variant"])
+    return cls(variant_of(rules), seed=0)
 
 
 def check_rules(rules: object) -> None:
     """Raise RulesRefused unless this engine plays exactly these rules."""
-    if not isinstance(rules, dict) or set(rules) != {"variant", "preset", "options"}:
-        raise RulesRefused("rules are {variant, preset, options}")
-    try:
-        new_game(rules)
-    except Exception:
-        raise RulesRefused(f"unknown variant {rules.get('variant')!r}") from None
-    if rules["preset"] not in (None, "standard"):
-        raise RulesRefused(f"unknown preset {rules['preset']!r}")
-    if not isinstance(rules["options"], dict):
-        raise RulesRefused("options are an object")
-    for name, value in rules["options"].items():
-        if name not in OPTIONS or rules["variant"] not in OPTIONS[name]:
-            raise RulesRefused(f"option {name!r} is not known for {rules['variant']}")
-        if not isinstance(value, bool):
-            raise RulesRefused(f"option {name!r} is true or false")
+    variant_of(rules)
 
 
 def flag_shown(rules: dict) -> bool:
     """Rule option: a side whose Field Marshal falls shows its flag to both."""
-    return bool(rules["options"].get("flag_shown"))
+    return variant_of(rules).flag_shown_on_marshal
 
 
 def is_public(game: Game) -> bool:
