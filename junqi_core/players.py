@@ -64,13 +64,24 @@ def _cpu_levels() -> dict[str, type]:
     return {"easy": EasyPlayer, "medium": MediumPlayer, "hard": HardPlayer}
 
 
+# The levels the page offers (the bridge's `version` op lists them).
 LEVELS: dict[str, type] = {"random": RandomPlayer, **_cpu_levels()}
 
 
+def bots() -> dict[str, type]:
+    """The gauntlet bots (`junqi_core.bots`): sparring partners for measuring the levels
+    in the arena, not offered in the page; imported only when one is asked for."""
+    from junqi_core.bots import BOTS
+
+    return BOTS
+
+
 def make_player(variant: str, level: str, player: int, seed: int = 0) -> Player:
-    """A CPU player of the given level; raises ValueError for an unknown level."""
-    try:
-        cls = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}") from None
+    """A CPU player of the given level or bot; raises ValueError for an unknown name."""
+    cls = LEVELS.get(level)
+    if cls is None:
+        cls = bots().get(level)
+    if cls is None:
+        names = ", ".join([*LEVELS, *bots()])
+        raise ValueError(f"unknown level {level!r}; levels and bots: {names}")
     return cls(variant, player, seed)
