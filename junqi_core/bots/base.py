@@ -349,7 +349,11 @@ class Picture:
         turn = self.view["turn"] if self.view["turn"] is not None else self.me
         return rules.cls(board, turn=turn, swap=self.swap)
 
-    def _reach(self) -> dict[int, list[tuple[int, frozenset[int]]]]:
+    def reach_if_vacated(self, square: int) -> dict[int, list[tuple[int, frozenset[int]]]]:
+        """`reach` as it would be were our piece on `square` gone (lines it opens)."""
+        return self._reach(square)
+
+    def _reach(self, vacated: int | None = None) -> dict[int, list[tuple[int, frozenset[int]]]]:
         """Target square -> [(enemy square, kinds of that piece that can get there)]."""
         rules = self.rules
         reach: dict[int, list[tuple[int, frozenset[int]]]] = {}
@@ -357,6 +361,8 @@ class Picture:
             if self.swap < 0:
                 return reach
             pos = self.position()
+            if vacated is not None:
+                pos.board[vacated] = 0
             for m in pos.legal_moves(self.them):
                 frm, to = m >> 6, m & 63
                 if frm != to:
@@ -374,6 +380,8 @@ class Picture:
             for s in self.theirs:
                 if s not in squares:
                     pos.board[s] = pc.piece(rules.still_rep, self.them)
+            if vacated is not None:
+                pos.board[vacated] = 0
             gathered: dict[tuple[int, int], None] = {}
             for m in pos.legal_moves(self.them):
                 gathered[(m >> 6, m & 63)] = None

@@ -73,13 +73,45 @@ class HeuristicBot(Bot):
         hops = rules.hops(targets) if targets else None
         alarm = self._alarm(picture)
         guard = self._guard_posts(picture)
+        opens = self._opens(picture, {frm for frm, to in moves if frm != to})
         scores = []
         for frm, to in moves:
             if frm == to:
                 scores.append(self._flip(picture, to) + rng.random() * 0.05)
                 continue
-            scores.append(self._move(picture, frm, to, hops, alarm, guard) + rng.random() * 0.05)
+            score = self._move(picture, frm, to, hops, alarm, guard) - opens.get(frm, 0.0)
+            scores.append(score + rng.random() * 0.05)
         return best_index(scores, rng)
+
+    def _shield(self, picture: Picture) -> set[int]:
+        """The flag and its neighbours (Gunjin: also the HQ and its neighbours)."""
+        board = self.rules.board
+        shield = set()
+        if picture.flag is not None:
+            shield = {picture.flag, *board.neighbours[picture.flag]}
+        if self.variant == "gunjin":
+            hq = board.hqs[picture.me][0]
+            shield |= {hq, *board.neighbours[hq]}
+        return shield
+
+    def _opens(self, picture: Picture, movers: set[int]) -> dict[int, float]:
+        """Our square -> the cost of leaving it: moving the piece away would let an enemy
+        piece reach the flag or a square beside it next move (a railway line opened)."""
+        rules = self.rules
+        shield = self._shield(picture)
+        if not shield:
+            return {}
+        near = rules.hops(frozenset(shield))
+        now = {(f, t) for t in shield for f, _ in picture.reach.get(t, ())}
+        out = {}
+        for s in movers:
+            if near[s] > 3 or not (rules.board.on_rail[s] or self.variant == "gunjin"):
+                continue
+            after = picture.reach_if_vacated(s)
+            new = {(f, t) for t in shield if t != s for f, _ in after.get(t, ()) if f != s}
+            if new - now:
+                out[s] = FLAG_STRIKE / 3
+        return out
 
     def _move(self, picture: Picture, frm, to, hops, alarm, guard) -> float:
         rules = self.rules
@@ -89,21 +121,21 @@ class HeuristicBot(Bot):
         score = 0.0
         enemy_hq = rules.board.hqs[picture.them]
         occupier = self.variant == "gunjin" and to in enemy_hq and kind in rules.occupiers
+        escape = picture.danger(frm, kind) * value * CAUTION / 2  # out of harm's way
         if odds is not None:
             win, both, _ = picture.attack_odds(kind, odds)
-            score += picture.trade(kind, odds)
+            score += picture.trade(kind, odds) + win * escape
             if occupier:
                 score += WIN * win
-            if to in alarm:
-                score += FLAG_STRIKE * (win + both)
+            score += alarm.get(to, 0.0) * (win + both)
             score -= win * picture.danger(to, kind, ignore=to) * value * CAUTION
         else:
+            score += escape
             if occupier:
                 return WIN
             score -= picture.danger(to, kind) * value * CAUTION
             if self.variant == "classic" and to in enemy_hq:
                 score -= 3.0  # nothing leaves a headquarters
-        score += picture.danger(frm, kind) * value * CAUTION  # out of harm's way
         if frm in guard and to not in guard:
             score -= 1.5
         elif to in guard and frm not in guard:
@@ -142,16 +174,26 @@ class HeuristicBot(Bot):
         ]
         return frozenset(prey)
 
-    def _alarm(self, picture: Picture) -> set[int]:
-        """Enemy squares from which the flag (Gunjin: the HQ, for an occupier) can be hit
-        next move."""
-        squares = set()
-        if picture.flag is not None:
-            squares |= {f for f, _ in picture.reach.get(picture.flag, ())}
+    def _alarm(self, picture: Picture) -> dict[int, float]:
+        """Enemy square -> what striking it is worth: a piece that can hit the flag
+        (Gunjin: enter the HQ as an occupier) next move, or that stands two steps from
+        the flag (a third of that)."""
+        squares: dict[int, float] = {}
+        flag = picture.flag
+        if flag is not None:
+            hops = self.rules.hops(frozenset([flag]))
+            for s in picture.theirs:
+                if hops[s] <= 2:
+                    squares[s] = FLAG_STRIKE / 3
+            for gate in self.rules.board.neighbours[flag]:
+                for f, _ in picture.reach.get(gate, ()):
+                    squares[f] = FLAG_STRIKE / 3
+            for f, _ in picture.reach.get(flag, ()):
+                squares[f] = FLAG_STRIKE
         if self.variant == "gunjin":
             for f, kinds in picture.reach.get(self.rules.board.hqs[picture.me][0], ()):
                 if kinds & self.rules.occupiers:
-                    squares.add(f)
+                    squares[f] = FLAG_STRIKE
         return squares
 
     def _guard_posts(self, picture: Picture) -> set[int]:
