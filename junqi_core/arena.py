@@ -8,7 +8,8 @@ how two versions of a level are pitted against each other.  Players get only
 **Paired deals** (`run_pairs`, the default).  Deal k uses seed `seed * 100_003 + k` and
 is played twice with the seats swapped.  Classic and Gunjin: in the first game each
 player deploys its own layout; in the second the layouts stay on their seats and the
-players change seats, so each player plays both layouts from both sides.  Blind: both
+players change seats, so each player plays both layouts from both sides (in the second
+game nobody is asked to deploy: a player finds its layout in its view).  Blind: both
 games are dealt from the same shuffle seed.  A player's seed depends on the deal and
 the seat only, so a player against itself plays the second game as a mirror of the
 first.  A has the first seat in the first game of even deals, the second in odd ones.

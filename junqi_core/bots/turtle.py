@@ -121,15 +121,15 @@ class TurtleBot(Bot):
         flags = [s for s, odds in picture.theirs.items() if self.rules.flag in odds]
         return frozenset(flags or picture.theirs or picture.down or [0])
 
-    def _raider(self, picture: Picture, movers: set[int]) -> int | None:
+    def _raider(self, picture: Picture, can_move: set[int]) -> int | None:
         """The strongest piece that can move now: the one that raids."""
         rules = self.rules
-        movers = [
+        ranked = [
             (rules.values[k], forward(rules, picture.me, s), s)
             for s, k in picture.mine.items()
-            if s in movers and k != pc.BOMB
+            if s in can_move and k != pc.BOMB
         ]
-        return max(movers)[2] if movers else None
+        return max(ranked)[2] if ranked else None
 
     def _flip(self, picture: Picture, square: int, rng: random.Random) -> float:
         """Blind: turn pieces far from the enemy's face-up pieces, near its own."""
