@@ -1,11 +1,12 @@
 """The greedy capturer: takes whatever it knows or thinks it beats, otherwise advances.
 
-It attacks when its piece wins or trades at least half the time by its record of what
-the enemy piece can be, taking the attack worth most; a chance at the flag is worth
-more than everything.  With nothing to take it walks a piece towards the enemy's
-headquarters (Gunjin: the HQ; Blind: the nearest face-up enemy piece it beats), strong
-pieces first, and never looks back at its own flag.  In Blind, with nothing to take or
-chase, it turns a face-down piece at random.  It deploys its strong pieces up front.
+It attacks when, by its record of what the enemy piece can be, its piece wins at least
+55% of the time (a trade counting half) and the attack gains material on average, taking
+the attack worth most; a chance at the flag is worth more than everything.  With
+nothing to take it walks a piece towards the enemy's headquarters (Gunjin: the HQ;
+Blind: the nearest face-up enemy piece it beats), strong pieces first, and never looks
+back at its own flag.  In Blind, with nothing to take or chase, it turns a face-down
+piece at random.  It deploys its strong pieces up front.
 """
 
 from __future__ import annotations
