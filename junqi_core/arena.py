@@ -350,9 +350,10 @@ class Sprt:
 
     def describe(self) -> str:
         lower, upper = self.bounds
+        near = "A's Elo over B is nearer {} = {:g} than {} = {:g}"
         verdict = {
-            "H1": f"H1 accepted: A is better by elo1 = {self.elo1:g} rather than elo0",
-            "H0": f"H0 accepted: A is not better than elo0 = {self.elo0:g}",
+            "H1": "H1 accepted: " + near.format("elo1", self.elo1, "elo0", self.elo0),
+            "H0": "H0 accepted: " + near.format("elo0", self.elo0, "elo1", self.elo1),
             None: "no decision yet",
         }[self.decision()]
         unit = "pairs" if self.model == "pentanomial" else "games (L/D/W)"
