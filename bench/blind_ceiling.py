@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from junqi_core.ai import arena
+from junqi_core import arena
 from junqi_core.ai.belief import BlindPool
 from junqi_core.game import Game
 from junqi_core.notation import move_text

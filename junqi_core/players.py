@@ -66,15 +66,25 @@ def _cpu_levels() -> dict[str, type]:
     return {"easy": EasyPlayer, "medium": MediumPlayer, "hard": HardPlayer}
 
 
+# The levels the page offers (the bridge's `version` op lists them).
 LEVELS: dict[str, type] = {"random": RandomPlayer, **_cpu_levels()}
 
 
+def bots() -> dict[str, type]:
+    """The gauntlet bots (`junqi_core.bots`): sparring partners for measuring the levels
+    in the arena, not offered in the page; imported only when one is asked for."""
+    from junqi_core.bots import BOTS
+
+    return BOTS
+
+
 def make_player(variant: Variant | str, level: str, player: int, seed: int = 0) -> Player:
-    """A CPU player of the given level for `variant`'s rules (a Variant, or a variant id
-    for its standard rules); raises ValueError for an unknown level."""
+    """A CPU player of the given level or bot for `variant`'s rules (a Variant, or a
+    variant id for its standard rules); raises ValueError for an unknown name."""
     if isinstance(variant, str):
         variant = find_variant(variant)
-    cls = LEVELS.get(level) if isinstance(level, str) else None
+    cls = (LEVELS.get(level) or bots().get(level)) if isinstance(level, str) else None
     if cls is None:
-        raise ValueError(f"unknown level {quote(level)}; levels: {', '.join(LEVELS)}")
+        names = ", ".join([*LEVELS, *bots()])
+        raise ValueError(f"unknown level {quote(level)}; levels and bots: {names}")
     return cls(variant, player, seed)
