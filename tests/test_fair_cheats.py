@@ -20,7 +20,13 @@ from junqi_core.pieces import (
     MINE,
     piece,
 )
-from tests.fairkit import Table, attacks, fault_of, resign, true_game
+from tests.fairkit import Table, attacks, fault_of, resign, seed_deals, true_game
+
+
+@pytest.fixture(autouse=True)
+def _seeded_deals(monkeypatch):
+    """Blind deals repeat from run to run, so every failure can be replayed."""
+    seed_deals(monkeypatch, 0)
 
 
 def _truths(table: Table) -> list[int | None]:

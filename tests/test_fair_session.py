@@ -6,10 +6,18 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
+
 from junqi_core.fair import FairPeer, audit
-from tests.fairkit import Table, attacks, check_against_referee, resign
+from tests.fairkit import Table, attacks, check_against_referee, resign, seed_deals
 
 CLOCK = {"deploy": 90, "move": 30}
+
+
+@pytest.fixture(autouse=True)
+def _seeded_deals(monkeypatch):
+    """Blind deals repeat from run to run, so every failure can be replayed."""
+    seed_deals(monkeypatch, 0)
 
 
 def _restore(table: Table) -> None:
@@ -59,6 +67,24 @@ def test_one_page_reconnects_and_the_other_answers():
     assert table.host.transcript_hash() == table.guest.transcript_hash()
     resign(table)
     check_against_referee(table)
+
+
+@pytest.mark.parametrize("deal", range(12))
+def test_a_resume_never_resends_what_the_new_channel_already_carries(monkeypatch, deal):
+    """The page that asked to resume may send on the new channel before the answer comes
+    (here: its share of the flip the lost action asked for); it must not send it twice."""
+    seed_deals(monkeypatch, deal)
+    table = Table("blind", seed=2)
+    table.deploy_all()
+    for _ in range(5):
+        table.step()
+    mover = table.to_move()
+    other = "guest" if mover == "host" else "host"
+    table.take(mover, table.peers[mover].act(table.choices(mover)[0], now=0))
+    _restore(table)  # the action never arrived
+    table.take(other, table.peers[other].reconnect())
+    table.deliver()
+    assert table.host.transcript_hash() == table.guest.transcript_hash()
 
 
 def test_a_page_restored_from_an_older_save_is_told_so():

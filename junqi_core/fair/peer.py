@@ -292,7 +292,11 @@ class FairPeer:
     def reconnect(self) -> dict:
         """After a new data channel: ask the other page to resend what this one lacks (and
         tell it what this one has).  Either page may start; one exchange settles both."""
-        self.s["conn"]["resuming"] = True
+        conn = self.s["conn"]
+        conn["resuming"] = True
+        # what was sent before now went over the old channel and may be lost; what is sent
+        # from now on travels the new one in order, so a resume never resends it
+        conn["resume_mark"] = conn["seq_out"]
         self._send_resume(answer=False)
         return self._reply()
 
@@ -502,9 +506,11 @@ class FairPeer:
                 "resume_mismatch",
                 "the other page lost messages it had sent (it was restored from an older save)",
             )
-        missing = conn["sent"][msg["recv"] :]
+        starting = not msg["answer"] and not conn.get("resuming")
+        mark = conn["seq_out"] if starting else conn.get("resume_mark", conn["seq_out"])
+        missing = conn["sent"][msg["recv"] : max(mark, msg["recv"])]
         self.outbox.extend(missing)
-        if not msg["answer"] and not conn.get("resuming"):
+        if starting:
             self._send_resume(answer=True)  # the other page started: tell it what this one has
         conn["resuming"] = False
         self.events.append({"type": "resumed", "resent": len(missing)})
