@@ -1,8 +1,8 @@
 """Drive the game page like a player: real clicks on the board, the buttons and the curtain.
 
 The driver reads only what the page shows the current viewer (the DOM, and the page's own
-state `window.junqiUI.game.view`, which is that viewer's view) and asks the engine for the
-viewer's legal moves to pick a random one, then clicks it on the board.
+state `window.junqiUI.game.view`, which is that viewer's view, with the legal actions of the
+side to move in `dests`), picks a random action and clicks it on the board.
 """
 
 from __future__ import annotations
@@ -37,16 +37,12 @@ WAIT_JS = """([uis, mine]) => {
   return true;
 }"""
 
-CHOICES_JS = """async () => {
-  const g = window.junqiUI.game;
-  const v = g.view, me = g.viewer;
-  const moves = [], attacks = [], flips = [];
-  for (const [sq, p] of Object.entries(v.board)) {
-    if (p.down) { flips.push([sq, null]); continue; }
-    if (p.owner !== me || !p.kind) continue;
-    const r = await window.junqi.engine.call({op: 'legal', game: g.gameId, player: me, square: sq});
-    for (const t of r.targets) (t.attack ? attacks : moves).push([sq, t.to]);
-  }
+CHOICES_JS = """() => {
+  // What the viewer may do now, as the engine sent it (view.dests): no extra round trips.
+  const d = window.junqiUI.game.view.dests || {moves: {}, flips: []};
+  const moves = [], attacks = [], flips = d.flips.map(sq => [sq, null]);
+  for (const [sq, targets] of Object.entries(d.moves))
+    for (const t of targets) (t.attack ? attacks : moves).push([sq, t.to]);
   return {moves, attacks, flips};
 }"""
 

@@ -1,13 +1,17 @@
-// The game UI, mounted by main.js once the engine is ready: mount(root, engine).
+// The game UI, mounted by main.js: mount(root, engine).
 // Python decides, JS draws: every rule, view and CPU move comes from junqi_core through
-// engine.call(); the modules in ./ui/ only render what it answers and send back taps.
+// engine.call(). ui/ctrl/ keeps state and actions (no DOM); ui/view/ draws them.
 
-import { h, clear } from "./ui/dom.js";
+import { h, clear } from "./ui/view/dom.js";
 import * as i18n from "./ui/i18n.js";
 import * as prefs from "./ui/prefs.js";
-import { renderStart } from "./ui/start.js";
-import { GameScreen } from "./ui/game.js";
-import { showRules, confirmDialog } from "./ui/dialogs.js";
+import { renderStart } from "./ui/view/start.js";
+import { GameController } from "./ui/ctrl/game.js";
+import { GameView } from "./ui/view/game.js";
+import { showRules, confirmDialog } from "./ui/view/dialogs.js";
+
+// ?moveclock=N shortens the two-player clocks to N seconds (tests).
+const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
 
 function loadStyles() {
   const href = new URL("../css/game.css", import.meta.url).href;
@@ -40,7 +44,8 @@ class App {
     this.engine = engine;
     this.info = engine.info;
     this.variants = variants;
-    this.game = null;
+    this.game = null; // the GameController on screen
+    this.gameView = null;
     this.glyphs = Boolean(prefs.get("glyphs", false));
 
     const langSelect = h("select", { id: "lang-select" },
@@ -55,7 +60,7 @@ class App {
     glyphBox.addEventListener("change", () => {
       this.glyphs = glyphBox.checked;
       prefs.set("glyphs", this.glyphs);
-      if (this.game) this.game.render();
+      if (this.gameView) this.gameView.render();
     });
     this.langLabel = h("label", { for: "lang-select" });
     this.glyphLabel = h("label", { for: "glyph-option" });
@@ -81,7 +86,7 @@ class App {
 
   relabel() {
     this.labelToolbar();
-    if (this.game) this.game.relabel();
+    if (this.gameView) this.gameView.relabel();
     else this.showStart();
   }
 
@@ -92,12 +97,15 @@ class App {
     if (text) this.sayTimer = setTimeout(() => (this.live.textContent = text), 30);
   }
 
+  endGame() {
+    if (this.gameView) this.gameView.dispose();
+    this.game = null;
+    this.gameView = null;
+  }
+
   showStart() {
     const fromGame = Boolean(this.game);
-    if (this.game) {
-      this.game.dispose();
-      this.game = null;
-    }
+    this.endGame();
     this.say("");
     clear(this.screen);
     this.screen.append(renderStart(this));
@@ -108,11 +116,39 @@ class App {
   }
 
   async startGame(options) {
-    if (this.game) this.game.dispose();
+    this.endGame();
     clear(this.screen);
-    this.game = new GameScreen(this, options);
-    this.screen.append(this.game.root);
-    await this.game.start();
+    const game = new GameController({
+      engine: { call: (r) => this.engine.call(r), ready: true, whenReady: Promise.resolve() },
+      desc: this.variants[options.variant],
+      options,
+      store: prefs,
+      settings: () => ({ labels: this.glyphs ? "characters" : "words" }),
+      clockSeconds: CLOCK_TEST || undefined,
+      setupSeconds: CLOCK_TEST || undefined,
+      cpuMinMs: matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : undefined,
+    });
+    this.game = game;
+    this.gameView = new GameView(this, game);
+    this.screen.append(this.gameView.root);
+    this.gameView.render();
+    document.title = `${i18n.t(`variant.${options.variant}`)} — ${i18n.t("title.site")}`;
+    await game.start();
+  }
+
+  async newGame() {
+    const game = this.game;
+    if (game.inProgress() && !(await this.confirm(i18n.t("confirm.new"), i18n.t("action.new")))) return;
+    this.startGame(game.nextOptions());
+  }
+
+  rematch() {
+    this.startGame(this.game.nextOptions(true));
+  }
+
+  async changeMode() {
+    if (this.game.inProgress() && !(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
+    this.showStart();
   }
 
   rules(variant) {

@@ -3,7 +3,7 @@
 
 import { s, clear, reducedMotion } from "./dom.js";
 import { makeGeometry } from "./geometry.js";
-import { t } from "./i18n.js";
+import { t } from "../i18n.js";
 
 const HQ_LABEL = { junqi: "board.hq", gunjin: "board.hq_gunjin" };
 
@@ -22,6 +22,14 @@ export class Board {
       if (hit) this.onSquare(hit.dataset.hit);
     });
     this.setSeat(seat);
+  }
+
+  /** Other rules, other board (a new_game reply may describe the game's own board). */
+  setDesc(desc) {
+    this.desc = desc;
+    this.svg.setAttribute("class", `board board-${desc.id}`);
+    this.geo = null;
+    this.setSeat(this.seat);
   }
 
   setSeat(seat) {

@@ -1,27 +1,13 @@
 // The start screen: pick the variant and the mode. Choices are remembered.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
-import * as prefs from "./prefs.js";
+import { t } from "../i18n.js";
+import * as prefs from "../prefs.js";
+import { offeredLevels } from "../ctrl/start.js";
+import { levelName } from "../ctrl/game.js";
 
-const LEVEL_ORDER = ["easy", "medium", "hard", "random"];
-
-/** The levels to offer: Easy/Medium/Hard as the engine has them; Random only without Easy. */
-export function offeredLevels(levels) {
-  const named = LEVEL_ORDER.filter((l) => l !== "random" && levels.includes(l));
-  const extra = levels.filter((l) => !LEVEL_ORDER.includes(l));
-  if (!levels.includes("easy") && levels.includes("random")) named.unshift("random");
-  return [...named, ...extra];
-}
-
-export function secondLevel(levels) {
+function secondLevel(levels) {
   return levels.includes("medium") ? "medium" : offeredLevels(levels)[0];
-}
-
-export function levelName(level) {
-  const key = `level.${level}`;
-  const text = t(key);
-  return text === key ? level : text;
 }
 
 export function renderStart(app) {

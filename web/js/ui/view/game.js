@@ -1,0 +1,256 @@
+// The game screen: builds the DOM once and redraws it from a GameController. Clicks become
+// controller actions; the controller's effects (slides, flashes, the live region, focus)
+// are carried out here. Each region has its own render function.
+
+import { h } from "./dom.js";
+import { t } from "../i18n.js";
+import * as prefs from "../prefs.js";
+import { Board } from "./board.js";
+import { ButtonGrid } from "./grid.js";
+import { renderLost, renderCombatTable, renderMoves } from "./panels.js";
+import { quietText } from "../ctrl/words.js";
+
+// Buttons of the game screen: id, label key, action, class.
+const BUTTONS = {
+  newGame: ["btn-new", "action.new", (v) => v.app.newGame(), ""],
+  resign: ["btn-resign", "action.resign", (v) => v.resign(), ""],
+  offer: ["btn-offer", "action.offer", (v) => v.ctrl.offer(), ""],
+  mode: ["btn-mode", "action.mode", (v) => v.app.changeMode(), ""],
+  rules: ["btn-rules", "action.rules", (v) => v.app.rules(v.ctrl.variant), ""],
+  random: ["btn-random", "setup.random", (v) => v.ctrl.randomLayout(), ""],
+  mirror: ["btn-mirror", "setup.mirror", (v) => v.ctrl.mirror(), ""],
+  previous: ["btn-previous", "setup.previous", (v) => v.ctrl.previous(), ""],
+  confirm: ["btn-confirm", "setup.confirm", (v) => v.ctrl.confirm(), "primary"],
+  changeTurn: ["btn-change-turn", "action.change_turn", (v) => v.ctrl.changeTurn(), "primary"],
+  accept: ["btn-accept", "action.accept", (v) => v.ctrl.answer(true), "primary"],
+  decline: ["btn-decline", "action.decline", (v) => v.ctrl.answer(false), ""],
+  rematch: ["btn-rematch", "action.rematch", (v) => v.app.rematch(), "primary"],
+  record: ["btn-record", "action.save_record", (v) => v.saveRecord(), ""],
+  curtain: ["btn-curtain", "curtain.open", (v) => v.ctrl.openCurtain(), "primary big"],
+};
+
+export class GameView {
+  constructor(app, ctrl) {
+    this.app = app;
+    this.ctrl = ctrl;
+    this.build();
+    Object.assign(ctrl.fx, this.effects());
+    ctrl.subscribe((what) => (what === "clock" ? this.renderClock() : this.render()));
+  }
+
+  /** The controller's effects: what happens on screen besides redrawing. */
+  effects() {
+    return {
+      move: (from, to) => this.board.animateMove(from, to),
+      events: (events, viewer) => this.flash(events, viewer),
+      say: (text) => this.app.say(text),
+      focus: (what) => this.focus(what),
+      end: () => {},
+    };
+  }
+
+  build() {
+    const ctrl = this.ctrl;
+    this.b = {};
+    for (const [name, [id, key, action, cls]] of Object.entries(BUTTONS)) {
+      this.b[name] = h("button", { type: "button", id, class: cls || null, "data-i18n": key,
+        on: { click: () => action(this) } }, t(key));
+    }
+    const b = this.b;
+    this.title = h("h2", { class: "game-title", id: "game-title" });
+    this.status = h("p", { class: "status", id: "status", tabindex: "-1" });
+    this.clockEl = h("span", { class: "clock", id: "clock", hidden: true });
+    this.sidesEl = h("p", { class: "sides", id: "sides" });
+    this.messageEl = h("p", { class: "message", id: "message" });
+    this.actions = h("div", { class: "context-actions row", id: "context-actions" },
+      b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline, b.rematch, b.record);
+    this.board = new Board(ctrl.desc, ctrl.seat, (sq) => ctrl.tap(sq));
+    this.grid = new ButtonGrid((sq) => ctrl.tap(sq));
+    this.grid.build(this.board.geo, t("grid.label"));
+    this.curtainText = h("p", { class: "curtain-text", id: "curtain-text" });
+    this.curtain = h("div", { class: "curtain", id: "curtain", hidden: true, role: "dialog",
+      "aria-modal": "false", "aria-labelledby": "curtain-text" },
+    h("div", { class: "curtain-inner" }, this.curtainText, b.curtain));
+    this.lostEl = h("div", { class: "lost", id: "lost" });
+    this.quietEl = h("p", { class: "quiet", id: "quiet" });
+    this.movesEl = h("ol", { class: "moves", id: "moves", tabindex: "0",
+      "aria-labelledby": "moves-panel-summary" });
+    this.tableEl = h("div", { class: "combat-table-wrap" });
+    const details = (id, key, content, open, extra = {}) =>
+      h("details", { id, class: "panel", open, ...extra },
+        h("summary", { id: `${id}-summary`, "data-i18n": key }, t(key)), content);
+    this.gridPanel = details("grid-panel", "panel.grid", this.grid.root, prefs.get("gridOpen", false));
+    this.gridPanel.addEventListener("toggle", () => prefs.set("gridOpen", this.gridPanel.open));
+    this.statusBar = h("div", { class: "status-bar" },
+      h("div", { class: "status-line" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+        this.status, this.clockEl),
+      this.sidesEl, this.messageEl, this.actions);
+    this.boardWrap = h("div", { class: "board-wrap" }, this.board.svg);
+    this.panels = h("aside", { class: "panels" },
+      h("section", { class: "panel", "aria-labelledby": "lost-title" },
+        h("h3", { id: "lost-title", "data-i18n": "panel.lost" }, t("panel.lost")), this.lostEl,
+        this.quietEl),
+      this.gridPanel,
+      details("moves-panel", "panel.moves", this.movesEl, true),
+      details("table-panel", "panel.combat", this.tableEl, false, { "data-reference": "" }));
+    this.root = h("section", { class: "game", "data-variant": ctrl.variant,
+      "data-mode": ctrl.opts.mode, "aria-labelledby": "game-title" },
+    h("div", { class: "game-bar" },
+      this.title,
+      h("div", { class: "controls row" }, b.newGame, b.resign, b.offer, b.mode, b.rules)),
+    h("div", { class: "game-area" }, this.statusBar, this.boardWrap, this.panels, this.curtain));
+    renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
+  }
+
+  /** The language changed: every text again. */
+  relabel() {
+    for (const node of this.root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    this.board.drawStatic();
+    this.grid.root.setAttribute("aria-label", t("grid.label"));
+    renderCombatTable(this.tableEl, this.ctrl.desc, this.ctrl.ctx());
+    this.render();
+  }
+
+  render() {
+    const ctrl = this.ctrl;
+    const v = ctrl.view;
+    const root = this.root;
+    root.dataset.ui = ctrl.ui;
+    root.dataset.phase = v?.phase || "";
+    root.dataset.viewer = ctrl.viewer ?? "";
+    root.dataset.turn = v?.turn ?? "";
+    root.dataset.ply = v?.ply ?? "";
+    root.dataset.busy = String(ctrl.busy);
+    this.renderStatus();
+    this.renderBoard();
+    this.renderControls();
+    this.renderCurtain();
+    this.renderPanels();
+  }
+
+  renderStatus() {
+    const ctrl = this.ctrl;
+    this.title.textContent = ctrl.title();
+    this.status.textContent = ctrl.statusText();
+    this.sidesEl.textContent = ctrl.sidesText();
+    const message = ctrl.messageText();
+    this.messageEl.textContent = message;
+    this.messageEl.hidden = !message;
+    this.renderClock();
+  }
+
+  renderClock() {
+    const clock = this.ctrl.clock;
+    this.clockEl.hidden = !clock;
+    if (!clock) return;
+    this.clockEl.textContent = clock.setup ? t("clock.setup", { s: clock.left })
+      : t("clock", { s: clock.left, n: clock.timeouts, max: clock.max });
+    this.clockEl.classList.toggle("low", clock.left <= 10);
+  }
+
+  renderBoard() {
+    const ctrl = this.ctrl;
+    if (this.board.desc !== ctrl.desc) {
+      this.board.setDesc(ctrl.desc);
+      this.grid.build(this.board.geo, t("grid.label"));
+      renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
+    }
+    if (this.board.seat !== ctrl.seat) {
+      this.board.setSeat(ctrl.seat);
+      this.grid.build(this.board.geo, t("grid.label"));
+    }
+    const state = ctrl.boardState();
+    this.board.render({
+      ...state,
+      colour: (p) => ctrl.colourClass(p),
+      label: (kind) => ctrl.label(kind),
+    });
+    this.grid.render((name) => ctrl.squareInfo(name, state, this.board.geo.pos(name)?.type));
+  }
+
+  renderControls() {
+    const controls = this.ctrl.controls();
+    for (const [name, { shown, enabled }] of Object.entries(controls)) {
+      const button = this.b[name];
+      if (!button || name === "curtain") continue;
+      // Offer and Resign stay in the bar (disabled) when not open now.
+      if (name === "offer" || name === "resign") {
+        button.hidden = name === "offer" && this.ctrl.desc.rules?.draw_offers === false;
+        button.disabled = !enabled;
+        continue;
+      }
+      button.hidden = !shown;
+      button.disabled = !enabled;
+    }
+  }
+
+  renderCurtain() {
+    const ctrl = this.ctrl;
+    const curtain = ctrl.ui === "curtain";
+    this.curtain.hidden = !curtain;
+    for (const part of [this.statusBar, this.boardWrap, this.panels]) part.inert = curtain;
+    if (curtain) {
+      const { text, button } = ctrl.curtainText();
+      this.curtainText.textContent = text;
+      this.b.curtain.textContent = button;
+      this.b.curtain.disabled = ctrl.busy;
+    }
+  }
+
+  renderPanels() {
+    const ctrl = this.ctrl;
+    const v = ctrl.view;
+    if (!v) return;
+    const ctx = ctrl.ctx();
+    renderLost(this.lostEl, v, ctx);
+    this.quietEl.textContent = quietText(v);
+    this.quietEl.hidden = !this.quietEl.textContent;
+    renderMoves(this.movesEl, v, ctx);
+  }
+
+  /** Flashes for combats and flips, after the new position is drawn. */
+  flash(events) {
+    const move = events.find((e) => e.type === "move");
+    if (move?.combat) this.board.flash(move.combat.square);
+    const flip = events.find((e) => e.type === "flip");
+    if (flip) this.board.flash(flip.square, "flip");
+  }
+
+  async resign() {
+    if (!this.ctrl.canResign()) return;
+    if (await this.app.confirm(t("confirm.resign"), t("action.resign"))) await this.ctrl.resign();
+  }
+
+  /** The finished game's record as a JSON file the player can keep. */
+  async saveRecord() {
+    const record = await this.ctrl.record();
+    if (!record) return;
+    const text = JSON.stringify(record, null, 1);
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "");
+    const link = h("a", { href: url, download: `junqi-${this.ctrl.variant}-${stamp}.json`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  /** Put keyboard focus somewhere sensible after the screen changed under it. */
+  focus(what) {
+    const preferred = { changeTurn: this.b.changeTurn, rematch: this.b.rematch, curtain: this.b.curtain }[what];
+    const force = what === "curtain" || what === "board";
+    const active = document.activeElement;
+    const lost = !active || active === document.body || active.hidden || active.closest("[hidden], [inert]");
+    if (!lost && !force) return;
+    if (preferred && !preferred.hidden) {
+      preferred.focus();
+      return;
+    }
+    if (this.gridPanel.open && this.grid.focused) this.grid.focusSquare(this.grid.focused);
+    else this.status.focus();
+  }
+
+  dispose() {
+    this.ctrl.dispose();
+  }
+}
