@@ -104,6 +104,11 @@ class GameDriver:
 
     # --- start ------------------------------------------------------------------------
 
+    def choose(self, name: str, value) -> None:
+        """Pick a choice of the start screen (its label, as a finger would)."""
+        if not self.page.is_checked(f"#{name}-{value}"):
+            self.page.click(f'label[for="{name}-{value}"]')
+
     def start(
         self,
         variant: str,
@@ -115,27 +120,33 @@ class GameDriver:
         page = self.page
         page.wait_for_selector("#app[data-ui=ready]", state="attached", timeout=30_000)
         if not page.is_visible(".start"):
+            self.open_menu()
             page.click("#btn-mode")
             if page.is_visible("dialog.confirm"):
                 page.click("dialog.confirm [data-answer=yes]")
             page.wait_for_selector(".start")
         page.check(f"#variant-{variant}")
         self._desc = None
+        self.choose("mode", mode)
         if mode == "cpu":
-            if second:
-                page.click("[data-start=cpu-second]")
-            else:
-                levels = page.eval_on_selector_all(
-                    "[data-start=cpu]", "bs => bs.map(b => b.dataset.level)"
-                )
-                chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
-                page.click(f"[data-start=cpu][data-level={chosen}]")
+            levels = page.eval_on_selector_all(
+                "input[name=level]", "bs => bs.map(b => b.value)"
+            )
+            chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
+            self.choose("level", chosen)
+            self.choose("seat", 1 if second else 0)
+            page.click("#btn-play")
             self.wait("setup", "play", "over")
         else:
             if page.is_checked("#clock-option") != clock:
                 page.click("#clock-option")
-            page.click("[data-start=hotseat]")
+            page.click("#btn-play")
             self.wait("curtain")
+
+    def open_menu(self) -> None:
+        """The game menu holds New game, Change mode, Rules and the settings."""
+        if self.page.is_visible("#game-menu-toggle") and not self.page.is_visible("#btn-mode"):
+            self.page.click("#game-menu-toggle")
 
     # --- board ------------------------------------------------------------------------
 

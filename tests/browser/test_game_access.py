@@ -65,7 +65,8 @@ def test_game_keyboard_only(site, server):
             break
         page.keyboard.press("ArrowLeft")
     assert active(page)["id"] == "variant-classic"
-    tab_until(page, lambda a: a["start"] == "cpu")
+    tab_until(page, lambda a: a["id"] == "level-easy")
+    tab_until(page, lambda a: a["id"] == "btn-play")
     page.keyboard.press("Enter")
     d.wait("setup")
     tab_until(page, lambda a: a["id"] == "btn-confirm")

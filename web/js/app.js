@@ -1,11 +1,17 @@
-// The game UI, mounted by main.js: mount(root, engine).
+// The game UI, mounted by main.js at once: mount(root, engine, data).
+// `engine` is an EngineLink (calls wait until Python is up); `data` holds the engine's
+// static answers ({version, variants}) that build.py wrote, so the start screen and the
+// boards are drawn before the engine answers anything.
+//
 // Python decides, JS draws: every rule, view and CPU move comes from junqi_core through
 // engine.call(). ui/ctrl/ keeps state and actions (no DOM); ui/view/ draws them.
 
 import { h, clear } from "./ui/view/dom.js";
 import * as i18n from "./ui/i18n.js";
+import { setBase } from "./ui/assets.js";
 import * as prefs from "./ui/prefs.js";
-import { renderStart } from "./ui/view/start.js";
+import { StartController } from "./ui/ctrl/start.js";
+import { StartView } from "./ui/view/start.js";
 import { GameController } from "./ui/ctrl/game.js";
 import { GameView } from "./ui/view/game.js";
 import { showRules, confirmDialog } from "./ui/view/dialogs.js";
@@ -13,39 +19,28 @@ import { showRules, confirmDialog } from "./ui/view/dialogs.js";
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
 
-function loadStyles() {
-  const href = new URL("../css/game.css", import.meta.url).href;
-  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = h("link", { rel: "stylesheet", href });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve);
-    document.head.append(link);
-    setTimeout(resolve, 3000);
-  });
-}
-
-export async function mount(root, engine) {
+export async function mount(root, engine, data, { loader, assets } = {}) {
   root.dataset.ui = "loading";
-  const [, described] = await Promise.all([
-    loadStyles(),
-    engine.call({ op: "variants" }),
-    i18n.setLanguage(i18n.detect(prefs.get("lang"))),
-  ]);
-  const app = new App(root, engine, described.variants);
+  if (assets) setBase(assets);
+  await i18n.setLanguage(i18n.detect(prefs.get("lang")));
+  const app = new App(root, engine, data, loader);
   window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows
   app.showStart();
   root.dataset.ui = "ready";
+  return app;
 }
 
 class App {
-  constructor(root, engine, variants) {
+  constructor(root, engine, data, loader) {
     this.root = root;
     this.engine = engine;
-    this.info = engine.info;
-    this.variants = variants;
+    this.info = data.version;
+    this.variants = data.variants;
+    this.loader = loader;
+    this.start = new StartController({ info: this.info, variants: this.variants, store: prefs });
     this.game = null; // the GameController on screen
     this.gameView = null;
+    this.startView = null;
     this.glyphs = Boolean(prefs.get("glyphs", false));
 
     const langSelect = h("select", { id: "lang-select" },
@@ -82,6 +77,9 @@ class App {
     for (const option of this.toolbar.querySelectorAll("option")) {
       option.textContent = i18n.t(`lang.${option.value}`);
     }
+    this.loader?.setLabels({
+      runtime: i18n.t("engine.runtime"), engine: i18n.t("engine.engine"), ready: i18n.t("engine.ready"),
+    });
   }
 
   relabel() {
@@ -106,20 +104,27 @@ class App {
   showStart() {
     const fromGame = Boolean(this.game);
     this.endGame();
+    this.startView?.dispose();
     this.say("");
     clear(this.screen);
-    this.screen.append(renderStart(this));
+    this.startView = new StartView(this.start, this);
+    this.screen.append(this.startView.root);
     document.title = i18n.t("title.site");
-    const first = this.screen.querySelector('input[name="variant"]:checked');
-    // Coming back from a game the focused button is gone: start again at the game choice.
-    if (fromGame && first) first.focus({ preventScroll: true });
+    if (fromGame) this.startView.focusFirst();
+  }
+
+  /** Play button of the start screen. */
+  play(options) {
+    return this.startGame(options);
   }
 
   async startGame(options) {
     this.endGame();
+    this.startView?.dispose();
+    this.startView = null;
     clear(this.screen);
     const game = new GameController({
-      engine: { call: (r) => this.engine.call(r), ready: true, whenReady: Promise.resolve() },
+      engine: this.engine,
       desc: this.variants[options.variant],
       options,
       store: prefs,

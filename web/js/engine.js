@@ -157,3 +157,59 @@ export class Engine {
     if (notify) for (const callback of this.crashListeners) callback(this.dead);
   }
 }
+
+/**
+ * What the page holds before and after the engine is up: call() works at once (calls wait
+ * for the engine), `ready` says whether it is up, `progress` how far loading is, and
+ * onChange(fn) tells the screens when either changes.
+ */
+export class EngineLink {
+  constructor() {
+    this.engine = null;
+    this.ready = false;
+    this.error = null;
+    this.progress = { stage: "runtime", fraction: 0, detail: "" };
+    this.listeners = [];
+    this.whenReady = new Promise((resolve, reject) => {
+      this._resolve = resolve;
+      this._reject = reject;
+    });
+    this.whenReady.catch(() => {}); // the page shows the error screen
+  }
+
+  /** Follow an Engine.start() promise. */
+  attach(started) {
+    started.then(
+      (engine) => {
+        this.engine = engine;
+        this.ready = true;
+        this._resolve(engine);
+        this._emit();
+      },
+      (err) => {
+        this.error = err;
+        this._reject(err);
+        this._emit();
+      },
+    );
+    return this;
+  }
+
+  setProgress(progress) {
+    this.progress = progress;
+    this._emit();
+  }
+
+  call(request) {
+    return this.ready ? this.engine.call(request) : this.whenReady.then((e) => e.call(request));
+  }
+
+  onChange(fn) {
+    this.listeners.push(fn);
+    return () => (this.listeners = this.listeners.filter((x) => x !== fn));
+  }
+
+  _emit() {
+    for (const fn of this.listeners) fn(this);
+  }
+}

@@ -1,6 +1,8 @@
 // Strings: one JSON file per language in web/i18n/. t("key", {param}) fills {param}.
 // English is the fallback for a key a translation lacks.
 
+import { assetURL } from "./assets.js";
+
 export const LANGUAGES = ["en", "es", "pt", "zh", "ja"];
 
 let strings = {};
@@ -11,7 +13,7 @@ const loaded = new Map(); // lang -> Promise of its strings
 
 function fetchStrings(lang) {
   if (!loaded.has(lang)) {
-    const url = new URL(`../../i18n/${lang}.json`, import.meta.url);
+    const url = assetURL(`i18n/${lang}.json`);
     const promise = fetch(url).then((response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
       return response.json();

@@ -175,11 +175,15 @@ export class GameController {
     if (!this.engine.ready) {
       // The start screen works before Python does; the game waits for it here.
       this.ui = "engine";
+      this.setMessage(() => t("status.engine_progress", {
+        percent: Math.round((this.engine.progress?.fraction || 0) * 100),
+      }));
       this.changed();
       await this.engine.whenReady;
       if (token !== this.token) return;
     }
     this.ui = "loading";
+    this.setMessage();
     this.changed();
     const reply = await this.engine.call(this.newGameRequest());
     if (token !== this.token) {

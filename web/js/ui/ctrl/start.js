@@ -44,6 +44,7 @@ export class StartController {
 
   subscribe(fn) {
     this.listeners.push(fn);
+    return () => (this.listeners = this.listeners.filter((x) => x !== fn));
   }
 
   changed() {

@@ -36,6 +36,8 @@ export class GameView {
     this.build();
     Object.assign(ctrl.fx, this.effects());
     ctrl.subscribe((what) => (what === "clock" ? this.renderClock() : this.render()));
+    // While the game waits for the engine, its progress shows in the message line.
+    this.unlisten = app.engine.onChange(() => ctrl.ui === "engine" && this.renderStatus());
   }
 
   /** The controller's effects: what happens on screen besides redrawing. */
@@ -251,6 +253,7 @@ export class GameView {
   }
 
   dispose() {
+    this.unlisten();
     this.ctrl.dispose();
   }
 }
