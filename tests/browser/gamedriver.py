@@ -144,8 +144,12 @@ class GameDriver:
             self.wait("curtain")
 
     def open_menu(self) -> None:
-        """The game menu holds New game, Change mode, Rules and the settings."""
-        if self.page.is_visible("#game-menu-toggle") and not self.page.is_visible("#btn-mode"):
+        """The header's menu: New game, Change mode, Rules (in a game) and the settings."""
+        if self.page.get_attribute("#game-menu-toggle", "aria-expanded") != "true":
+            self.page.click("#game-menu-toggle")
+
+    def close_menu(self) -> None:
+        if self.page.get_attribute("#game-menu-toggle", "aria-expanded") == "true":
             self.page.click("#game-menu-toggle")
 
     # --- board ------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import { StartView } from "./ui/view/start.js";
 import { GameController } from "./ui/ctrl/game.js";
 import { GameView } from "./ui/view/game.js";
 import { showRules, confirmDialog } from "./ui/view/dialogs.js";
+import { Settings } from "./ui/ctrl/settings.js";
+import { AppBar } from "./ui/view/bar.js";
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
@@ -37,53 +39,54 @@ class App {
     this.info = data.version;
     this.variants = data.variants;
     this.loader = loader;
+    this.settings = new Settings(prefs, () => i18n.language());
     this.start = new StartController({ info: this.info, variants: this.variants, store: prefs });
     this.game = null; // the GameController on screen
     this.gameView = null;
     this.startView = null;
-    this.glyphs = Boolean(prefs.get("glyphs", false));
-
-    const langSelect = h("select", { id: "lang-select" },
-      ...i18n.LANGUAGES.map((code) => h("option", { value: code, selected: code === i18n.language() },
-        i18n.t(`lang.${code}`))));
-    langSelect.addEventListener("change", async () => {
-      prefs.set("lang", langSelect.value);
-      await i18n.setLanguage(langSelect.value);
-      this.relabel();
-    });
-    const glyphBox = h("input", { type: "checkbox", id: "glyph-option", checked: this.glyphs });
-    glyphBox.addEventListener("change", () => {
-      this.glyphs = glyphBox.checked;
-      prefs.set("glyphs", this.glyphs);
-      if (this.gameView) this.gameView.render();
-    });
-    this.langLabel = h("label", { for: "lang-select" });
-    this.glyphLabel = h("label", { for: "glyph-option" });
-    this.toolbar = h("div", { class: "toolbar" },
-      h("div", { class: "tool" }, this.langLabel, langSelect),
-      h("div", { class: "tool" }, glyphBox, this.glyphLabel));
+    this.sound = null;
+    this.bar = new AppBar(this, this.settings);
+    this.settings.subscribe((name) => this.applySetting(name));
     this.screen = h("div", { class: "screen" });
     this.live = h("div", { class: "sr-only", id: "live", "aria-live": "polite", role: "status" });
     clear(root);
-    root.append(this.toolbar, this.screen, this.live);
-    this.labelToolbar();
+    root.append(this.screen, this.live);
+    this.labelShell();
+    this.applySetting("view3d");
   }
 
-  labelToolbar() {
-    this.langLabel.textContent = i18n.t("toolbar.language");
-    this.glyphLabel.textContent = i18n.t("toolbar.glyphs");
-    const subtitle = document.querySelector(".site-header .subtitle");
-    if (subtitle) subtitle.textContent = i18n.t("title.subtitle");
-    for (const option of this.toolbar.querySelectorAll("option")) {
-      option.textContent = i18n.t(`lang.${option.value}`);
-    }
+  /** What changes outside #app with the language: the header and the loading indicator. */
+  labelShell() {
+    this.setTitle(this.gameView ? this.game.title() : null);
     this.loader?.setLabels({
       runtime: i18n.t("engine.runtime"), engine: i18n.t("engine.engine"), ready: i18n.t("engine.ready"),
     });
   }
 
+  /** The header's subtitle: the game on screen, or the site's. */
+  setTitle(title) {
+    const subtitle = document.querySelector(".site-header .subtitle");
+    if (subtitle) subtitle.textContent = title || i18n.t("title.subtitle");
+  }
+
+  async setLanguage(lang) {
+    prefs.set("lang", lang);
+    await i18n.setLanguage(lang);
+    this.relabel();
+  }
+
+  applySetting(name) {
+    document.documentElement.dataset.view = this.settings.view3d ? "3d" : "flat";
+    if (name === "labels" || name === "ranks") this.gameView?.render();
+  }
+
+  gameVariant() {
+    return this.game?.variant;
+  }
+
   relabel() {
-    this.labelToolbar();
+    this.labelShell();
+    this.bar.render();
     if (this.gameView) this.gameView.relabel();
     else this.showStart();
   }
@@ -109,6 +112,9 @@ class App {
     clear(this.screen);
     this.startView = new StartView(this.start, this);
     this.screen.append(this.startView.root);
+    this.bar.setGame(false);
+    document.documentElement.dataset.screen = "start";
+    this.setTitle(null);
     document.title = i18n.t("title.site");
     if (fromGame) this.startView.focusFirst();
   }
@@ -128,7 +134,7 @@ class App {
       desc: this.variants[options.variant],
       options,
       store: prefs,
-      settings: () => ({ labels: this.glyphs ? "characters" : "words" }),
+      settings: () => this.settings.snapshot(),
       clockSeconds: CLOCK_TEST || undefined,
       setupSeconds: CLOCK_TEST || undefined,
       cpuMinMs: matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : undefined,
@@ -136,6 +142,8 @@ class App {
     this.game = game;
     this.gameView = new GameView(this, game);
     this.screen.append(this.gameView.root);
+    this.bar.setGame(true);
+    document.documentElement.dataset.screen = "game";
     this.gameView.render();
     document.title = `${i18n.t(`variant.${options.variant}`)} — ${i18n.t("title.site")}`;
     await game.start();

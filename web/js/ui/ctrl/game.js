@@ -628,10 +628,9 @@ export class GameController {
     if (reply.ok) this.view = reply.view; // everything is revealed now
     this.ui = "over";
     const result = this.view.result;
-    this.setMessage(...this.lines, () => words.resultText(result, this.ctx()));
-    this.changed();
+    this.changed(); // the status line says the result; the message keeps the last events
     this.fx.end(result, this.cpu ? this.human : null);
-    this.fx.say(this.messageText());
+    this.fx.say([this.statusText(), this.messageText()].filter(Boolean).join(" "));
     this.fx.focus("rematch");
   }
 

@@ -5,6 +5,7 @@
 import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
+import { Board } from "./board.js";
 
 /** Radio "chips": a fieldset of radios styled as buttons. */
 function chips(name, legend, items, checked, onChange, extra = {}) {
@@ -73,12 +74,16 @@ export class StartView {
     this.playButton = h("button", { type: "button", id: "btn-play", class: "primary big",
       "aria-describedby": "start-summary start-engine",
       on: { click: () => this.app.play(this.start.gameOptions()) } }, t("start.play"));
+    // The chosen game's board, drawn from the static description (wide screens only).
+    this.preview = h("div", { class: "start-preview", "aria-hidden": "true" });
     this.root.append(
-      h("h2", { id: "start-title" }, t("start.title")),
-      h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
-      this.rulesBox,
-      mode, this.cpuBox, this.hotseatBox,
-      h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote));
+      h("div", { class: "start-form" },
+        h("h2", { id: "start-title" }, t("start.title")),
+        h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
+        this.rulesBox,
+        mode, this.cpuBox, this.hotseatBox,
+        h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote)),
+      this.preview);
     this.renderRules();
     this.update();
   }
@@ -148,6 +153,7 @@ export class StartView {
     const start = this.start;
     if (this.rulesVariant !== start.variant) this.renderRules();
     this.updateRules();
+    this.renderPreview();
     this.cpuBox.hidden = start.mode !== "cpu";
     this.hotseatBox.hidden = start.mode !== "hotseat";
     const options = start.gameOptions();
@@ -158,6 +164,16 @@ export class StartView {
       : t("mode.hotseat"));
     this.summary.textContent = parts.join(" · ");
     this.renderEngine();
+  }
+
+  renderPreview() {
+    const desc = this.start.variants[this.start.variant];
+    if (this.previewBoard?.desc === desc) return;
+    this.previewBoard = new Board(desc, 0, () => {});
+    this.previewBoard.render({ pieces: new Map(), targets: [], active: false });
+    this.preview.style.setProperty("--aspect", this.previewBoard.aspect.toFixed(4));
+    clear(this.preview);
+    this.preview.append(this.previewBoard.svg);
   }
 
   renderEngine() {
