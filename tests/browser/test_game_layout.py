@@ -152,3 +152,62 @@ def layout_page(browser, _session_server, request):
     s.close()
     assert s.external == [], s.external
     assert not errors, errors
+
+
+def test_game_perspective_view_and_sound(layout_page):
+    """The perspective view: a tilted board (CSS 3D) whose pieces stand up again, inside the
+    screen, played by clicks; remembered. Sounds for moves, muted on request (remembered)
+    and silent while the tab is hidden."""
+    page = layout_page
+    d = GameDriver(page, seed=40)
+    page.set_viewport_size({"width": 390, "height": 844})
+    d.start("classic", mode="cpu", level="easy")
+    page.click("#view-toggle")
+    assert page.get_attribute("html", "data-view") == "3d"
+    assert page.get_attribute("#view-toggle", "aria-pressed") == "true"
+    tilt = page.evaluate("getComputedStyle(document.querySelector('svg.board')).transform")
+    assert tilt.startswith("matrix3d"), tilt
+    stand = page.evaluate(
+        "getComputedStyle(document.querySelector('svg.board g.pc .face')).transform"
+    )
+    assert stand != "none", stand  # the pieces are stood up again
+    for size in ("390x844", "844x390", "1280x800", "360x740"):
+        w, h = SIZES[size]
+        page.set_viewport_size({"width": w, "height": h})
+        check_layout(page, "setup", size)
+        d.screenshot(f"layout-classic-3d-setup-{size}")
+    page.click("#btn-confirm")
+    d.wait("play")
+    log = lambda: page.evaluate("window.junqiUI.sound.log.slice()")  # noqa: E731
+    start = len(log())
+    d.play_random(attack_bias=1.0)  # clicks on the tilted board
+    d.wait("play", "over")
+    played = log()[start:]
+    assert any(name.startswith(("move", "combat", "flip")) for name in played), played
+    check_layout(page, "play", "360x740")
+    d.screenshot("layout-classic-3d-play-360x740")
+    prefs = page.evaluate("JSON.parse(localStorage.getItem('junqi.prefs.v1'))")
+    assert prefs["view3d"] is True
+    # Muted: nothing more is played; the choice is remembered.
+    page.click("#sound-toggle")
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    muted = len(log())
+    if d.ui == "play":
+        d.play_random()
+        d.wait("play", "over")
+    assert len(log()) == muted
+    assert page.evaluate("JSON.parse(localStorage.getItem('junqi.prefs.v1'))")["sound"] is False
+    # Sound on again, but the tab hidden: silent.
+    page.click("#sound-toggle")
+    page.evaluate("""() => { Object.defineProperty(document, 'hidden',
+        {configurable: true, get: () => true});
+        document.dispatchEvent(new Event('visibilitychange')); }""")
+    hidden = len(log())
+    if d.ui == "play":
+        d.play_random()
+        d.wait("play", "over")
+    assert len(log()) == hidden
+    page.evaluate("""() => { delete document.hidden;
+        document.dispatchEvent(new Event('visibilitychange')); }""")
+    page.click("#view-toggle")
+    assert page.get_attribute("html", "data-view") == "flat"

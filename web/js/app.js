@@ -17,6 +17,7 @@ import { GameView } from "./ui/view/game.js";
 import { showRules, confirmDialog } from "./ui/view/dialogs.js";
 import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
+import { Sound } from "./ui/view/sound.js";
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
@@ -44,7 +45,7 @@ class App {
     this.game = null; // the GameController on screen
     this.gameView = null;
     this.startView = null;
-    this.sound = null;
+    this.sound = new Sound(this.settings);
     this.bar = new AppBar(this, this.settings);
     this.settings.subscribe((name) => this.applySetting(name));
     this.screen = h("div", { class: "screen" });

@@ -83,9 +83,6 @@ export class AppBar {
     this.soundToggle = h("button", { type: "button", class: "icon-button", id: "sound-toggle",
       on: { click: () => settings.set("sound", !settings.sound) } });
     this.host.replaceChildren(this.viewToggle, this.soundToggle, this.toggle, this.panel);
-    // Not yet: the perspective view and sound come in the next change.
-    for (const el of [this.viewToggle, this.soundToggle, this.checks.sound.parentElement,
-      this.checks.view3d.parentElement]) el.hidden = true;
     // How much room the floating tools take (short landscape screens).
     const shown = [this.viewToggle, this.soundToggle, this.toggle].filter((b) => !b.hidden).length;
     document.documentElement.style.setProperty("--tools-w", `${shown * 2.75 + 0.5}rem`);
