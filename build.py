@@ -228,8 +228,14 @@ def minify(folder: Path) -> None:
     }
     with tempfile.TemporaryDirectory() as out:
         jobs = [
-            {**common, "entryPoints": [b for b in BUNDLES if b in scripts], "bundle": True,
-             "format": "esm", "external": list(EXTERNAL), "outdir": out},
+            {
+                **common,
+                "entryPoints": [b for b in BUNDLES if b in scripts],
+                "bundle": True,
+                "format": "esm",
+                "external": list(EXTERNAL),
+                "outdir": out,
+            },
             {**common, "entryPoints": singles, "outdir": str(folder)},
         ]
         script = (
@@ -308,7 +314,6 @@ def engine_data() -> str:
     if run.returncode != 0:
         raise SystemExit(f"build: the engine's variants op failed:\n{run.stderr}")
     return run.stdout
-
 
 
 def canonical_name(name: str) -> str:
@@ -408,6 +413,7 @@ def build(out: Path = DIST) -> dict:
         f"{assets_rel}/py/{game_wheel.name}": None,
     }
     downloads = {rel: (tmp / rel).stat().st_size for rel in downloads}
+    wheel_sha256 = sha256_file(tmp / assets_rel / "py" / game_wheel.name)
     build_info = {
         "version": version,
         "engine": project_name,
@@ -415,6 +421,10 @@ def build(out: Path = DIST) -> dict:
         "pyodideURL": f"{pyodide_rel}/pyodide.mjs",
         "lockURL": f"{assets_rel}/py/app-lock.json",
         "packages": [canonical_name(project_name)],
+        # The worker fetches the wheel itself, in parallel with the runtime, and the
+        # browser checks it against this (Subresource Integrity).
+        "wheelURL": f"{assets_rel}/py/{game_wheel.name}",
+        "wheelIntegrity": f"sha256-{base64.b64encode(bytes.fromhex(wheel_sha256)).decode()}",
         "engineData": f"{assets_rel}/{ENGINE_DATA}",
         "downloads": downloads,
     }

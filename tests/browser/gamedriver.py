@@ -129,9 +129,7 @@ class GameDriver:
         self._desc = None
         self.choose("mode", mode)
         if mode == "cpu":
-            levels = page.eval_on_selector_all(
-                "input[name=level]", "bs => bs.map(b => b.value)"
-            )
+            levels = page.eval_on_selector_all("input[name=level]", "bs => bs.map(b => b.value)")
             chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
             self.choose("level", chosen)
             self.choose("seat", 1 if second else 0)

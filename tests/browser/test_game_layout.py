@@ -11,7 +11,12 @@ from __future__ import annotations
 import pytest
 from gamedriver import ARTIFACTS, GameDriver, no_page_errors  # noqa: F401
 
-SIZES = {"360x740": (360, 740), "390x844": (390, 844), "844x390": (844, 390), "1280x800": (1280, 800)}
+SIZES = {
+    "360x740": (360, 740),
+    "390x844": (390, 844),
+    "844x390": (844, 390),
+    "1280x800": (1280, 800),
+}
 VARIANTS = ["classic", "blind", "gunjin"]
 NEEDED = {
     "setup": ["#btn-random", "#btn-mirror", "#btn-previous", "#btn-confirm"],

@@ -65,16 +65,35 @@ def test_static_engine_data_is_the_engines(ready_page):
 RULES = {
     "default_preset": "standard",
     "presets": [
-        {"id": "standard", "name": "Standard", "description": "The usual rules.",
-         "options": {"stations": True, "quiet": "100"}},
-        {"id": "quick", "name": "Quick", "description": "No front stations.",
-         "options": {"stations": False, "quiet": "50"}},
+        {
+            "id": "standard",
+            "name": "Standard",
+            "description": "The usual rules.",
+            "options": {"stations": True, "quiet": "100"},
+        },
+        {
+            "id": "quick",
+            "name": "Quick",
+            "description": "No front stations.",
+            "options": {"stations": False, "quiet": "50"},
+        },
     ],
     "options": [
-        {"id": "stations", "name": "Front stations", "description": "Four stations on the front.",
-         "type": "bool", "default": True},
-        {"id": "quiet", "name": "Quiet-move limit", "description": "Moves without combat.",
-         "type": "choice", "choices": ["50", "100"], "default": "100"},
+        {
+            "id": "stations",
+            "name": "Front stations",
+            "description": "Four stations on the front.",
+            "type": "bool",
+            "default": True,
+        },
+        {
+            "id": "quiet",
+            "name": "Quiet-move limit",
+            "description": "Moves without combat.",
+            "type": "choice",
+            "choices": ["50", "100"],
+            "default": "100",
+        },
     ],
 }
 

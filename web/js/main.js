@@ -27,7 +27,11 @@ function engineConfig() {
     workerURL: new URL("./worker.js", import.meta.url).href,
     pyodideURL: siteURL(BUILD.pyodideURL),
     lockURL: siteURL(BUILD.lockURL), // Pyodide needs an absolute lock URL
-    packages: BUILD.packages,
+    wheelURL: siteURL(BUILD.wheelURL),
+    wheelIntegrity: BUILD.wheelIntegrity,
+    build: BUILD.version, // engine snapshots are kept per build
+    // ?snapshot=off boots without engine snapshots (tests, bench/page.py)
+    snapshot: new URLSearchParams(location.search).get("snapshot") === "off" ? "off" : "on",
     downloads,
     // A page our service worker controls has the wasm locally: the worker then leaves its
     // Response alone (no byte counting on a clone), which keeps V8's compiled-code cache
@@ -62,6 +66,7 @@ function boot() {
   const params = new URLSearchParams(location.search);
   const stallMs = Number(params.get("stall")) || undefined; // tests shorten the watchdog
   const link = new EngineLink();
+  window.junqi = { link, build: BUILD }; // for tests and the console
   const started = Engine.start(engineConfig(), {
     onProgress: (p) => {
       loader.progress(p);
@@ -70,7 +75,6 @@ function boot() {
     stallMs,
   });
   link.attach(started);
-  window.junqi = { link, build: BUILD }; // for tests and the console
 
   // The UI, in parallel with the engine.
   // app.js by URL: the build bundles it apart from this shell, so a broken UI module shows
@@ -90,6 +94,8 @@ function boot() {
   started.then(
     async (engine) => {
       performance.mark("junqi-engine"); // engine answered
+      root.dataset.boot = engine.boot; // "plain" or "snapshot" (tests, bench/page.py)
+      engine.onSnapshot((s) => (root.dataset.snapshot = s.stored ? "stored" : "failed"));
       engine.onCrash((err) => showError(err.message, "The engine worker stopped."));
       window.junqi.engine = engine;
       try {
