@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from gamedriver import GameDriver, no_page_errors  # noqa: F401
+from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
 from sitekit import wait_ready
 
 from junqi_core.bridge import handle
@@ -28,6 +28,7 @@ def test_start_screen_before_the_engine(site, serve):
     assert page.is_visible("#engine-progress")
     assert page.get_attribute(".start", "data-engine") == "loading"
     assert "engine is starting" in page.inner_text("#start-engine")
+    assert axe_scan(page, server.url) == []  # the start screen with the engine's progress
     d = GameDriver(page, seed=1)
     # Choices work while Python loads.
     page.check("#variant-gunjin")

@@ -20,6 +20,7 @@ export class Loader {
 
   /** progress: {stage, fraction in 0..1, detail} */
   progress({ stage, fraction, detail }) {
+    if (this.failed) return; // the error screen stays as it is
     this.pill.hidden = false;
     this.pill.dataset.stage = stage;
     this.label.textContent = this.labels[stage] || stage;
@@ -37,6 +38,7 @@ export class Loader {
 
   /** Show the error screen; onRetry runs when the user presses Retry. */
   error(message, detail, onRetry) {
+    this.failed = true;
     this.pill.hidden = true;
     this.root.hidden = false;
     this.root.querySelector("#loader-error-message").textContent = message;
