@@ -198,22 +198,27 @@ def ensure_node_modules() -> Path:
     return ROOT / "node_modules" / "pyodide"
 
 
+# The page's JavaScript as the browser gets it: the shell (main.js: engine, loader) and the
+# game UI (app.js and everything under ui/) each bundled into one file, so the start
+# screen costs three requests instead of twenty; the worker stays on its own.
+BUNDLES = ("js/main.js", "js/app.js")
+EXTERNAL = ("./build-info.js",)  # generated after bundling
+UNBUNDLED = ("js/worker.js",)  # a worker is no page module: minified on its own
+
+
 def minify(folder: Path) -> None:
-    """Minify the page's JavaScript and CSS in place with the pinned esbuild (per file, no
-    bundling: module URLs stay as they are). Its JS API finds the platform's binary
-    whether or not npm ran esbuild's install script."""
-    sources = sorted(
-        p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix in (".js", ".css")
-    )
-    if not sources:
-        return
+    """Bundle and minify the page's JavaScript, minify its CSS, in place, with the pinned
+    esbuild (its JS API finds the platform's binary whether or not npm ran esbuild's
+    install script). Bundles keep `new URL(..., import.meta.url)` as written, so main.js
+    finds worker.js and app.js beside it."""
+    scripts = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.js"))
+    singles = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.css"))
+    singles += [rel for rel in scripts if rel in UNBUNDLED]
     node = shutil.which("node")
     if node is None:
         raise SystemExit("build: node not found; install Node.js/npm (esbuild runs on it)")
-    options = {
-        "entryPoints": sources,
+    common = {
         "absWorkingDir": str(folder),
-        "outdir": str(folder),
         "outbase": str(folder),
         "allowOverwrite": True,
         "minify": True,
@@ -221,9 +226,33 @@ def minify(folder: Path) -> None:
         "charset": "utf8",
         "logLevel": "warning",
     }
-    script = "require(process.argv[1]).buildSync(JSON.parse(process.argv[2]))"
-    esbuild = str(ROOT / "node_modules" / "esbuild")
-    subprocess.run([node, "-e", script, esbuild, json.dumps(options)], check=True)
+    with tempfile.TemporaryDirectory() as out:
+        jobs = [
+            {
+                **common,
+                "entryPoints": [b for b in BUNDLES if b in scripts],
+                "bundle": True,
+                "format": "esm",
+                "external": list(EXTERNAL),
+                "outdir": out,
+            },
+            {**common, "entryPoints": singles, "outdir": str(folder)},
+        ]
+        script = (
+            "const esbuild = require(process.argv[1]);"
+            "for (const job of JSON.parse(process.argv[2])) esbuild.buildSync(job);"
+        )
+        esbuild = str(ROOT / "node_modules" / "esbuild")
+        subprocess.run([node, "-e", script, esbuild, json.dumps(jobs)], check=True)
+        # Only the bundles and the worker stay: their modules are inside the bundles.
+        for rel in scripts:
+            if rel not in singles:
+                (folder / rel).unlink()
+        for bundle in Path(out).rglob("*.js"):
+            shutil.copyfile(bundle, folder / bundle.relative_to(out))
+    for empty in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
+        if not any(empty.iterdir()):
+            empty.rmdir()
 
 
 def ensure_micropip() -> Path:
@@ -259,6 +288,32 @@ def ensure_micropip() -> Path:
 
 
 # --------------------------------------------------------------------------- build
+
+ENGINE_DATA = "data/engine.json"  # under assets/<build>/: the engine's static answers
+
+_ENGINE_DATA_SCRIPT = """
+import json, sys
+from junqi_core.bridge import handle
+ask = lambda op: json.loads(handle(json.dumps({"op": op})))
+out = {"version": ask("version"), "variants": ask("variants")["variants"]}
+sys.stdout.write(json.dumps(out, ensure_ascii=False, separators=(",", ":"), sort_keys=True))
+"""
+
+
+def engine_data() -> str:
+    """The bridge's "version" and "variants" answers, asked in CPython at build time: the
+    page draws the start screen, the boards and the rules from them before Pyodide has
+    started. A fresh interpreter, so the answer is always from the sources on disk."""
+    run = subprocess.run(
+        [sys.executable, "-c", _ENGINE_DATA_SCRIPT],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"},
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"build: the engine's variants op failed:\n{run.stderr}")
+    return run.stdout
 
 
 def canonical_name(name: str) -> str:
@@ -325,6 +380,8 @@ def build(out: Path = DIST) -> dict:
         else:
             shutil.copyfile(src, stage / rel)
     minify(stage)
+    (stage / ENGINE_DATA).parent.mkdir(parents=True, exist_ok=True)
+    (stage / ENGINE_DATA).write_text(engine_data(), encoding="utf-8")
     py_dir = stage / "py"
     game_wheel = build_wheel(py_dir, epoch)
     shutil.copyfile(micropip, py_dir / micropip.name)
@@ -356,6 +413,7 @@ def build(out: Path = DIST) -> dict:
         f"{assets_rel}/py/{game_wheel.name}": None,
     }
     downloads = {rel: (tmp / rel).stat().st_size for rel in downloads}
+    wheel_sha256 = sha256_file(tmp / assets_rel / "py" / game_wheel.name)
     build_info = {
         "version": version,
         "engine": project_name,
@@ -363,6 +421,11 @@ def build(out: Path = DIST) -> dict:
         "pyodideURL": f"{pyodide_rel}/pyodide.mjs",
         "lockURL": f"{assets_rel}/py/app-lock.json",
         "packages": [canonical_name(project_name)],
+        # The worker fetches the wheel itself, in parallel with the runtime, and the
+        # browser checks it against this (Subresource Integrity).
+        "wheelURL": f"{assets_rel}/py/{game_wheel.name}",
+        "wheelIntegrity": f"sha256-{base64.b64encode(bytes.fromhex(wheel_sha256)).decode()}",
+        "engineData": f"{assets_rel}/{ENGINE_DATA}",
         "downloads": downloads,
     }
     (tmp / assets_rel / "js" / "build-info.js").write_text(
@@ -370,7 +433,21 @@ def build(out: Path = DIST) -> dict:
         f"export const BUILD = {json.dumps(build_info, indent=2, sort_keys=True)};\n"
     )
 
-    values = {"VERSION": version, "ASSETS": assets_rel}
+    # Everything the start screen needs, fetched in parallel with main.js instead of one
+    # import after another: every module of the page (not the engine's worker), the static
+    # engine answers and the English strings (the fallback of every language).
+    assets_dir = tmp / assets_rel
+    modules = sorted(
+        p.relative_to(assets_dir).as_posix()
+        for p in (assets_dir / "js").rglob("*.js")
+        if p.name not in ("worker.js", "main.js")  # a worker is no page module
+    )
+    preload = [f'<link rel="modulepreload" href="{assets_rel}/{m}">' for m in modules]
+    preload += [
+        f'<link rel="preload" href="{assets_rel}/{rel}" as="fetch" crossorigin>'
+        for rel in (ENGINE_DATA, "i18n/en.json")
+    ]
+    values = {"VERSION": version, "ASSETS": assets_rel, "PRELOAD": "\n  ".join(preload)}
     (tmp / "index.html").write_text(render((WEB / "index.html").read_text(), values))
     (tmp / ".nojekyll").write_text("")
 
@@ -387,7 +464,7 @@ def build(out: Path = DIST) -> dict:
             and p.name != micropip.name
         ),
     ]
-    values["PRECACHE"] = json.dumps(precache, indent=2)
+    values = {"VERSION": version, "PRECACHE": json.dumps(precache, indent=2)}
     (tmp / "sw.js").write_text(render((WEB / "sw.js").read_text(), values))
 
     files = {

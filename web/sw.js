@@ -46,6 +46,8 @@ self.addEventListener("activate", (event) => {
       for (const name of await caches.keys()) {
         if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
       }
+      // The page request starts while this worker wakes up, instead of after.
+      await self.registration.navigationPreload?.enable();
       await self.clients.claim();
     })(),
   );
@@ -56,7 +58,13 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || !request.url.startsWith(self.registration.scope)) return;
   if (request.mode === "navigate") {
     event.respondWith(
-      fetch(request).catch(async () => (await caches.match(PAGE)) || Response.error()),
+      (async () => {
+        try {
+          return (await event.preloadResponse) || (await fetch(request));
+        } catch {
+          return (await caches.match(PAGE)) || Response.error();
+        }
+      })(),
     );
     return;
   }

@@ -1,8 +1,8 @@
 """Drive the game page like a player: real clicks on the board, the buttons and the curtain.
 
 The driver reads only what the page shows the current viewer (the DOM, and the page's own
-state `window.junqiUI.game.view`, which is that viewer's view) and asks the engine for the
-viewer's legal moves to pick a random one, then clicks it on the board.
+state `window.junqiUI.game.view`, which is that viewer's view, with the legal actions of the
+side to move in `dests`), picks a random action and clicks it on the board.
 """
 
 from __future__ import annotations
@@ -37,16 +37,12 @@ WAIT_JS = """([uis, mine]) => {
   return true;
 }"""
 
-CHOICES_JS = """async () => {
-  const g = window.junqiUI.game;
-  const v = g.view, me = g.viewer;
-  const moves = [], attacks = [], flips = [];
-  for (const [sq, p] of Object.entries(v.board)) {
-    if (p.down) { flips.push([sq, null]); continue; }
-    if (p.owner !== me || !p.kind) continue;
-    const r = await window.junqi.engine.call({op: 'legal', game: g.gameId, player: me, square: sq});
-    for (const t of r.targets) (t.attack ? attacks : moves).push([sq, t.to]);
-  }
+CHOICES_JS = """() => {
+  // What the viewer may do now, as the engine sent it (view.dests): no extra round trips.
+  const d = window.junqiUI.game.view.dests || {moves: {}, flips: []};
+  const moves = [], attacks = [], flips = d.flips.map(sq => [sq, null]);
+  for (const [sq, targets] of Object.entries(d.moves))
+    for (const t of targets) (t.attack ? attacks : moves).push([sq, t.to]);
   return {moves, attacks, flips};
 }"""
 
@@ -108,6 +104,11 @@ class GameDriver:
 
     # --- start ------------------------------------------------------------------------
 
+    def choose(self, name: str, value) -> None:
+        """Pick a choice of the start screen (its label, as a finger would)."""
+        if not self.page.is_checked(f"#{name}-{value}"):
+            self.page.click(f'label[for="{name}-{value}"]')
+
     def start(
         self,
         variant: str,
@@ -119,27 +120,35 @@ class GameDriver:
         page = self.page
         page.wait_for_selector("#app[data-ui=ready]", state="attached", timeout=30_000)
         if not page.is_visible(".start"):
+            self.open_menu()
             page.click("#btn-mode")
             if page.is_visible("dialog.confirm"):
                 page.click("dialog.confirm [data-answer=yes]")
             page.wait_for_selector(".start")
         page.check(f"#variant-{variant}")
         self._desc = None
+        self.choose("mode", mode)
         if mode == "cpu":
-            if second:
-                page.click("[data-start=cpu-second]")
-            else:
-                levels = page.eval_on_selector_all(
-                    "[data-start=cpu]", "bs => bs.map(b => b.dataset.level)"
-                )
-                chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
-                page.click(f"[data-start=cpu][data-level={chosen}]")
+            levels = page.eval_on_selector_all("input[name=level]", "bs => bs.map(b => b.value)")
+            chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
+            self.choose("level", chosen)
+            self.choose("seat", 1 if second else 0)
+            page.click("#btn-play")
             self.wait("setup", "play", "over")
         else:
             if page.is_checked("#clock-option") != clock:
                 page.click("#clock-option")
-            page.click("[data-start=hotseat]")
+            page.click("#btn-play")
             self.wait("curtain")
+
+    def open_menu(self) -> None:
+        """The header's menu: New game, Change mode, Rules (in a game) and the settings."""
+        if self.page.get_attribute("#game-menu-toggle", "aria-expanded") != "true":
+            self.page.click("#game-menu-toggle")
+
+    def close_menu(self) -> None:
+        if self.page.get_attribute("#game-menu-toggle", "aria-expanded") == "true":
+            self.page.click("#game-menu-toggle")
 
     # --- board ------------------------------------------------------------------------
 

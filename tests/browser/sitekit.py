@@ -27,8 +27,8 @@ READY_TIMEOUT_MS = 60_000
 class FaultyHandler(build.SiteHandler):
     """Breaks chosen files on purpose. faults: {path suffix: (kind, value)} where kind is
     "status" (answer with that HTTP status), "type" (serve the file with that
-    Content-Type), "body" (serve these bytes instead) or "hang" (answer nothing for that
-    many seconds, then 404)."""
+    Content-Type), "body" (serve these bytes instead), "hang" (answer nothing for that
+    many seconds, then 404) or "delay" (wait that many seconds, then serve the file)."""
 
     faults: ClassVar[dict] = {}
 
@@ -44,6 +44,9 @@ class FaultyHandler(build.SiteHandler):
                 if kind == "hang":
                     time.sleep(value)
                     return 404, {}
+                if kind == "delay":
+                    time.sleep(value)
+                    return None
         return None
 
 

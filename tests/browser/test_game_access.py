@@ -65,7 +65,8 @@ def test_game_keyboard_only(site, server):
             break
         page.keyboard.press("ArrowLeft")
     assert active(page)["id"] == "variant-classic"
-    tab_until(page, lambda a: a["start"] == "cpu")
+    tab_until(page, lambda a: a["id"] == "level-easy")
+    tab_until(page, lambda a: a["id"] == "btn-play")
     page.keyboard.press("Enter")
     d.wait("setup")
     tab_until(page, lambda a: a["id"] == "btn-confirm")
@@ -117,6 +118,8 @@ def test_game_axe_no_serious_findings(site, server):
     d.play_random()
     d.wait("play", "over")
     findings["play"] = axe_scan(page, server.url)
+    d.open_menu()
+    findings["menu"] = axe_scan(page, server.url)
     page.click("#btn-rules")
     page.wait_for_selector("dialog.rules #rules-classic")
     findings["rules"] = axe_scan(page, server.url)
@@ -196,6 +199,7 @@ def test_game_hotseat_move_clock(site, server):
     page.click("#btn-curtain")
     d.wait("play")
     assert page.is_visible("#clock")
+    assert page.locator("#clock svg.icon-clock").count() == 1  # drawn, not a font's emoji
     d.wait("moved", timeout=10_000)
     assert "Time ran out" in d.message()
     assert d.view()["timeouts"] == [1, 0]
@@ -222,17 +226,32 @@ def test_game_strings_complete_in_every_language():
 
 
 def test_game_language_switch(site, server):
-    """Each language from the selector: the page, the rules and the pieces change; the
-    choice is remembered after a reload."""
+    """Each language from the menu: the page, the rules, the pieces and the message line of
+    the game on screen change; pieces show characters in Chinese and Japanese, words
+    elsewhere; the choice is remembered after a reload."""
     page = site.open(server.url)
     page.wait_for_selector("#app[data-ui=ready]", state="attached")
+    page.emulate_media(reduced_motion="reduce")
     d = GameDriver(page, seed=9)
+    glyphs = {p["glyph"] for p in d_desc(page, "gunjin")["pieces"]}
+    before = None
     for lang in ["es", "pt", "zh", "ja", "en", "ja"]:
         strings = json.loads((WEB / "i18n" / f"{lang}.json").read_text())
-        if page.is_visible("section.game"):
+        in_game = page.is_visible("section.game")
+        d.open_menu()
+        page.select_option("#lang-select", lang)
+        d.close_menu()
+        if in_game:
+            # The game on screen follows: the message line too (it said the setup hint).
+            page.wait_for_function(
+                "t => document.getElementById('message').textContent === t",
+                arg=strings["setup.hint"],
+            )
+            assert page.inner_text("#btn-confirm") == strings["setup.confirm"]
+            assert page.inner_text("#message") != before
+            d.open_menu()
             page.click("#btn-mode")
             page.click("dialog.confirm [data-answer=yes]")
-        page.select_option("#lang-select", lang)
         page.wait_for_function(
             "t => document.getElementById('start-title').textContent === t",
             arg=strings["start.title"],
@@ -247,14 +266,36 @@ def test_game_language_switch(site, server):
         page.click("dialog.rules .close")
         d.start("gunjin", mode="cpu", level="easy")
         assert page.inner_text("#btn-confirm") == strings["setup.confirm"]
-        shown = set(
-            page.eval_on_selector_all("svg.board text.name", "ts => ts.map(t => t.textContent)")
-        )
-        names = {v for k, v in strings.items() if k.startswith(("piece.gunjin.", "short.gunjin."))}
+        shown = set(page.eval_on_selector_all("svg.board text.name", LABELS_JS))
+        if lang in ("zh", "ja"):
+            names = glyphs  # the pieces' own characters
+        else:
+            names = {
+                v for k, v in strings.items() if k.startswith(("piece.gunjin.", "short.gunjin."))
+            }
         assert shown and shown <= names, (lang, shown - names)
+        before = page.inner_text("#message")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "game-gunjin-setup-ja.png"))
+    # "Pieces show": words, chosen in Japanese, stays words.
+    d.open_menu()
+    page.select_option("#labels-select", "words")
+    d.close_menu()
+    strings = json.loads((WEB / "i18n" / "ja.json").read_text())
+    words = {v for k, v in strings.items() if k.startswith(("piece.gunjin.", "short.gunjin."))}
+    shown = set(page.eval_on_selector_all("svg.board text.name", LABELS_JS))
+    assert shown <= words, shown - words
     page.reload()
     wait_ready(page)
     page.wait_for_selector("#app[data-ui=ready]", state="attached")
     assert page.input_value("#lang-select") == "ja"
+    assert page.input_value("#labels-select") == "words"
+
+
+# The names on the pieces (a long name may be drawn on two lines, one <tspan> each).
+LABELS_JS = """ts => ts.map(t => t.children.length
+    ? [...t.children].map(s => s.textContent).join(' ') : t.textContent)"""
+
+
+def d_desc(page, variant: str) -> dict:
+    return page.evaluate("v => window.junqiUI.variants[v]", variant)

@@ -1,5 +1,5 @@
 """Setup tools on the game page: swap, refused swap with its reason, Random, Mirror,
-Previous layout after a reload (also for the second seat, whose half is turned)."""
+Previous layout after a reload (each seat keeps its own)."""
 
 from __future__ import annotations
 
@@ -43,14 +43,6 @@ def mirror(variant: str, square: str) -> str:
         return square
     last = "e" if variant == "classic" else "f"
     return chr(ord("a") + ord(last) - ord(square[0])) + square[1:]
-
-
-def turned(variant: str, square: str) -> str:
-    """The same square seen from the other side of the board."""
-    ranks = 12 if variant == "classic" else 8
-    if square.startswith("hq"):
-        return f"hq{ranks + 1 - int(square[2:])}"
-    return mirror(variant, square[0] + "0")[0] + str(ranks + 1 - int(square[1:]))
 
 
 def rank(square: str) -> int:
@@ -130,9 +122,17 @@ def test_game_setup_tools(site, server, variant):
     page.wait_for_selector("#message:has-text('Previous layout loaded')")
     assert d.own_layout() == confirmed
 
-    # Playing second, the same layout comes back on the other half, turned round.
+    # Playing second: each seat keeps its own previous layout (the page never turns a
+    # layout round; that would be rule knowledge).
+    d.start(variant, mode="cpu", second=True)
+    assert page.is_disabled("#btn-previous")
+    page.click("#btn-mirror")
+    page.wait_for_selector("#message:has-text('Left and right swapped')")
+    second = d.own_layout()
+    page.click("#btn-confirm")
+    d.wait("play")
     d.start(variant, mode="cpu", second=True)
     page.click("#btn-previous")
     page.wait_for_selector("#message:has-text('Previous layout loaded')")
-    assert d.own_layout() == {turned(variant, sq): kind for sq, kind in confirmed.items()}
+    assert d.own_layout() == second
     d.screenshot(f"game-{variant}-setup-second")

@@ -190,6 +190,14 @@ def test_selfplay_in_page_equals_cpython(ready_page, variant):
     assert in_page == cpython(request)
 
 
+# The service worker's caches, and the engine snapshots kept (one per build, see worker.js).
+CACHES_JS = """async () => ({
+  site: (await caches.keys()).filter(k => k.startsWith('junqi-')),
+  snapshots: (await (await caches.open('engine-snapshot')).keys())
+    .map(r => new URL(r.url).pathname.split('/').slice(-2).join('/')),
+})"""
+
+
 def test_new_deploy_replaces_the_old_one(site, dist, tmp_path, monkeypatch):
     """After a deploy, a returning visitor gets the new build whole: the new page with only
     its own assets, then the service worker swaps its cache and deletes the old one."""
@@ -217,9 +225,65 @@ def test_new_deploy_replaces_the_old_one(site, dist, tmp_path, monkeypatch):
         assert any(f"/assets/{new}/" in url for url in loaded)
         assert not any(f"/assets/{old}/" in url for url in loaded)
         deadline = time.monotonic() + 60
-        while (caches := page.evaluate("caches.keys()")) != [f"junqi-{new}"]:
+        while (caches := page.evaluate(CACHES_JS)) != {
+            "site": [f"junqi-{new}"],
+            "snapshots": [f"__engine-snapshot__/{new}"],
+        }:
             assert time.monotonic() < deadline, caches
             time.sleep(0.25)
         play_a_little(page)
     finally:
         server.stop()
+
+
+READY_MS = "performance.getEntriesByName('junqi-ready')[0].startTime"
+
+
+def test_engine_snapshot_restores_and_plays(site, server):
+    """A first visit keeps a memory snapshot of the engine (Cache Storage, per build); the
+    next start restores it instead of booting Python and importing the engine, faster, and
+    the restored engine plays exactly like CPython."""
+    page = site.open(server.url)
+    assert page.evaluate("document.documentElement.dataset.boot") == "plain"
+    cold = page.evaluate(READY_MS)
+    page.wait_for_selector("html[data-snapshot=stored]", state="attached", timeout=60_000)
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"
+    warm = page.evaluate(READY_MS)
+    assert warm < cold, (warm, cold)
+    for variant in ("classic", "blind", "gunjin"):
+        request = {"op": "selfplay", "variant": variant, "games": 1, "seed": 11}
+        assert call(page, request) == cpython(request)
+    play_a_little(page)
+    from gamedriver import GameDriver
+
+    page.emulate_media(reduced_motion="reduce")
+    d = GameDriver(page, seed=12)
+    d.start("classic", mode="cpu", level="medium")
+    page.click("#btn-confirm")
+    d.wait("play")
+    d.play_random()
+    assert d.wait("play", "over") and d.view()["ply"] >= 2
+
+
+def test_broken_snapshot_falls_back_to_a_normal_boot(site, server):
+    """A stored snapshot that does not restore is deleted; the page boots normally (no
+    error screen) and keeps a new one."""
+    page = site.open(server.url)
+    page.wait_for_selector("html[data-snapshot=stored]", state="attached", timeout=60_000)
+    page.evaluate("""async () => {
+        const cache = await caches.open('engine-snapshot');
+        const [key] = await cache.keys();
+        const junk = new Uint8Array(4096).fill(7);
+        await cache.put(key, new Response(junk, {headers: {'X-Snapshot-Bytes': '4096'}}));
+    }""")
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("document.documentElement.dataset.boot") == "plain"
+    assert "magic" in page.evaluate("window.junqi.engine.snapshotFailed")
+    assert call(page, {"op": "version"}) == cpython({"op": "version"})
+    page.wait_for_selector("html[data-snapshot=stored]", state="attached", timeout=60_000)
+    page.reload()
+    wait_ready(page)
+    assert page.evaluate("document.documentElement.dataset.boot") == "snapshot"

@@ -1,87 +1,94 @@
-// The game UI, mounted by main.js once the engine is ready: mount(root, engine).
+// The game UI, mounted by main.js at once: mount(root, engine, data).
+// `engine` is an EngineLink (calls wait until Python is up); `data` holds the engine's
+// static answers ({version, variants}) that build.py wrote, so the start screen and the
+// boards are drawn before the engine answers anything.
+//
 // Python decides, JS draws: every rule, view and CPU move comes from junqi_core through
-// engine.call(); the modules in ./ui/ only render what it answers and send back taps.
+// engine.call(). ui/ctrl/ keeps state and actions (no DOM); ui/view/ draws them.
 
-import { h, clear } from "./ui/dom.js";
+import { h, clear } from "./ui/view/dom.js";
 import * as i18n from "./ui/i18n.js";
+import { setBase } from "./ui/assets.js";
 import * as prefs from "./ui/prefs.js";
-import { renderStart } from "./ui/start.js";
-import { GameScreen } from "./ui/game.js";
-import { showRules, confirmDialog } from "./ui/dialogs.js";
+import { StartController } from "./ui/ctrl/start.js";
+import { StartView } from "./ui/view/start.js";
+import { GameController } from "./ui/ctrl/game.js";
+import { GameView } from "./ui/view/game.js";
+import { showRules, confirmDialog } from "./ui/view/dialogs.js";
+import { Settings } from "./ui/ctrl/settings.js";
+import { AppBar } from "./ui/view/bar.js";
+import { Sound } from "./ui/view/sound.js";
 
-function loadStyles() {
-  const href = new URL("../css/game.css", import.meta.url).href;
-  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const link = h("link", { rel: "stylesheet", href });
-    link.addEventListener("load", resolve);
-    link.addEventListener("error", resolve);
-    document.head.append(link);
-    setTimeout(resolve, 3000);
-  });
-}
+// ?moveclock=N shortens the two-player clocks to N seconds (tests).
+const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
 
-export async function mount(root, engine) {
+export async function mount(root, engine, data, { loader, assets } = {}) {
   root.dataset.ui = "loading";
-  const [, described] = await Promise.all([
-    loadStyles(),
-    engine.call({ op: "variants" }),
-    i18n.setLanguage(i18n.detect(prefs.get("lang"))),
-  ]);
-  const app = new App(root, engine, described.variants);
+  if (assets) setBase(assets);
+  await i18n.setLanguage(i18n.detect(prefs.get("lang")));
+  const app = new App(root, engine, data, loader);
   window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows
   app.showStart();
   root.dataset.ui = "ready";
+  return app;
 }
 
 class App {
-  constructor(root, engine, variants) {
+  constructor(root, engine, data, loader) {
     this.root = root;
     this.engine = engine;
-    this.info = engine.info;
-    this.variants = variants;
-    this.game = null;
-    this.glyphs = Boolean(prefs.get("glyphs", false));
-
-    const langSelect = h("select", { id: "lang-select" },
-      ...i18n.LANGUAGES.map((code) => h("option", { value: code, selected: code === i18n.language() },
-        i18n.t(`lang.${code}`))));
-    langSelect.addEventListener("change", async () => {
-      prefs.set("lang", langSelect.value);
-      await i18n.setLanguage(langSelect.value);
-      this.relabel();
-    });
-    const glyphBox = h("input", { type: "checkbox", id: "glyph-option", checked: this.glyphs });
-    glyphBox.addEventListener("change", () => {
-      this.glyphs = glyphBox.checked;
-      prefs.set("glyphs", this.glyphs);
-      if (this.game) this.game.render();
-    });
-    this.langLabel = h("label", { for: "lang-select" });
-    this.glyphLabel = h("label", { for: "glyph-option" });
-    this.toolbar = h("div", { class: "toolbar" },
-      h("div", { class: "tool" }, this.langLabel, langSelect),
-      h("div", { class: "tool" }, glyphBox, this.glyphLabel));
+    this.info = data.version;
+    this.variants = data.variants;
+    this.loader = loader;
+    this.settings = new Settings(prefs, () => i18n.language());
+    this.start = new StartController({ info: this.info, variants: this.variants, store: prefs });
+    this.game = null; // the GameController on screen
+    this.gameView = null;
+    this.startView = null;
+    this.sound = new Sound(this.settings);
+    this.bar = new AppBar(this, this.settings);
+    this.settings.subscribe((name) => this.applySetting(name));
     this.screen = h("div", { class: "screen" });
     this.live = h("div", { class: "sr-only", id: "live", "aria-live": "polite", role: "status" });
     clear(root);
-    root.append(this.toolbar, this.screen, this.live);
-    this.labelToolbar();
+    root.append(this.screen, this.live);
+    this.labelShell();
+    this.applySetting("view3d");
   }
 
-  labelToolbar() {
-    this.langLabel.textContent = i18n.t("toolbar.language");
-    this.glyphLabel.textContent = i18n.t("toolbar.glyphs");
+  /** What changes outside #app with the language: the header and the loading indicator. */
+  labelShell() {
+    this.setTitle(this.gameView ? this.game.title() : null);
+    this.loader?.setLabels({
+      runtime: i18n.t("engine.runtime"), engine: i18n.t("engine.engine"), ready: i18n.t("engine.ready"),
+    });
+  }
+
+  /** The header's subtitle: the game on screen, or the site's. */
+  setTitle(title) {
     const subtitle = document.querySelector(".site-header .subtitle");
-    if (subtitle) subtitle.textContent = i18n.t("title.subtitle");
-    for (const option of this.toolbar.querySelectorAll("option")) {
-      option.textContent = i18n.t(`lang.${option.value}`);
-    }
+    if (subtitle) subtitle.textContent = title || i18n.t("title.subtitle");
+  }
+
+  async setLanguage(lang) {
+    prefs.set("lang", lang);
+    await i18n.setLanguage(lang);
+    this.relabel();
+  }
+
+  applySetting(name) {
+    document.documentElement.dataset.view = this.settings.view3d ? "3d" : "flat";
+    if (name === "labels" || name === "ranks") this.gameView?.render();
+  }
+
+  gameVariant() {
+    return this.game?.variant;
   }
 
   relabel() {
-    this.labelToolbar();
-    if (this.game) this.game.relabel();
+    this.labelShell();
+    this.bar.render();
+    if (this.gameView) this.gameView.relabel();
     else this.showStart();
   }
 
@@ -92,27 +99,70 @@ class App {
     if (text) this.sayTimer = setTimeout(() => (this.live.textContent = text), 30);
   }
 
+  endGame() {
+    if (this.gameView) this.gameView.dispose();
+    this.game = null;
+    this.gameView = null;
+  }
+
   showStart() {
     const fromGame = Boolean(this.game);
-    if (this.game) {
-      this.game.dispose();
-      this.game = null;
-    }
+    this.endGame();
+    this.startView?.dispose();
     this.say("");
     clear(this.screen);
-    this.screen.append(renderStart(this));
+    this.startView = new StartView(this.start, this);
+    this.screen.append(this.startView.root);
+    this.bar.setGame(false);
+    document.documentElement.dataset.screen = "start";
+    this.setTitle(null);
     document.title = i18n.t("title.site");
-    const first = this.screen.querySelector('input[name="variant"]:checked');
-    // Coming back from a game the focused button is gone: start again at the game choice.
-    if (fromGame && first) first.focus({ preventScroll: true });
+    if (fromGame) this.startView.focusFirst();
+  }
+
+  /** Play button of the start screen. */
+  play(options) {
+    return this.startGame(options);
   }
 
   async startGame(options) {
-    if (this.game) this.game.dispose();
+    this.endGame();
+    this.startView?.dispose();
+    this.startView = null;
     clear(this.screen);
-    this.game = new GameScreen(this, options);
-    this.screen.append(this.game.root);
-    await this.game.start();
+    const game = new GameController({
+      engine: this.engine,
+      desc: this.variants[options.variant],
+      options,
+      store: prefs,
+      settings: () => this.settings.snapshot(),
+      clockSeconds: CLOCK_TEST || undefined,
+      setupSeconds: CLOCK_TEST || undefined,
+      cpuMinMs: matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : undefined,
+    });
+    this.game = game;
+    this.gameView = new GameView(this, game);
+    this.screen.append(this.gameView.root);
+    this.bar.setGame(true);
+    document.documentElement.dataset.screen = "game";
+    this.gameView.render();
+    document.title = `${i18n.t(`variant.${options.variant}`)} — ${i18n.t("title.site")}`;
+    await game.start();
+  }
+
+  async newGame() {
+    const game = this.game;
+    if (game.inProgress() && !(await this.confirm(i18n.t("confirm.new"), i18n.t("action.new")))) return;
+    this.startGame(game.nextOptions());
+  }
+
+  rematch() {
+    this.startGame(this.game.nextOptions(true));
+  }
+
+  async changeMode() {
+    if (this.game.inProgress() && !(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
+    this.showStart();
   }
 
   rules(variant) {

@@ -37,11 +37,15 @@ export class Engine {
     this.nextId = 1;
     this.dead = null; // an EngineCrashed once the worker is gone
     this.crashListeners = [];
+    this.boot = null; // how the engine came up: "plain" or "snapshot"
+    this.snapshot = null; // after a plain boot: whether a snapshot was kept for next time
+    this.snapshotListeners = [];
   }
 
   /**
    * Start the worker and load the engine.
-   * config: {workerURL, pyodideURL, lockURL, packages, downloads} with absolute URLs.
+   * config: {workerURL, pyodideURL, lockURL, wheelURL, wheelIntegrity, build, downloads,
+   *   snapshot: "off" to boot without engine snapshots} with absolute URLs.
    * onProgress({stage, fraction, detail}) is called as loading goes; stages are
    * "runtime" (Pyodide), "engine" (the game package), "ready" (at 0.95: the caller
    * mounts its UI, then hides the loader).
@@ -89,8 +93,18 @@ export class Engine {
         } else if (msg.type === "ready") {
           engine.info = msg.info;
           engine.timings = msg.timings; // worker-side milestones (ms since worker start)
+          engine.boot = msg.boot; // "plain" or "snapshot"
           onProgress({ stage: "ready", fraction: 0.95, detail: "Opening the game" });
           finish(null);
+        } else if (msg.type === "snapshot_failed") {
+          // A stored engine snapshot could not be restored (it is deleted): boot plainly.
+          clearTimeout(timer);
+          worker.terminate();
+          console.warn("engine snapshot not restored, booting normally:", msg.message);
+          Engine.start({ ...config, snapshot: msg.retry || "off" }, { onProgress, stallMs }).then((e) => {
+            e.snapshotFailed = msg.message;
+            resolve(e);
+          }, reject);
         } else if (msg.type === "fail") {
           finish(new LoadError(msg.stage, msg.message, msg.detail));
         }
@@ -118,6 +132,11 @@ export class Engine {
     });
   }
 
+  /** Register a callback for when a snapshot of this engine has been kept (or not). */
+  onSnapshot(callback) {
+    this.snapshotListeners.push(callback);
+  }
+
   /** Register a callback for when the worker dies after it was ready. */
   onCrash(callback) {
     this.crashListeners.push(callback);
@@ -138,7 +157,10 @@ export class Engine {
   }
 
   _onMessage(msg) {
-    if (msg.type === "response" || msg.type === "loaded") {
+    if (msg.type === "snapshot") {
+      this.snapshot = msg; // {stored, bytes, message}: a snapshot of this engine was kept
+      for (const callback of this.snapshotListeners) callback(msg);
+    } else if (msg.type === "response" || msg.type === "loaded") {
       const waiter = this.pending.get(msg.id);
       if (waiter) {
         this.pending.delete(msg.id);
@@ -155,5 +177,61 @@ export class Engine {
     for (const { reject } of this.pending.values()) reject(this.dead);
     this.pending.clear();
     if (notify) for (const callback of this.crashListeners) callback(this.dead);
+  }
+}
+
+/**
+ * What the page holds before and after the engine is up: call() works at once (calls wait
+ * for the engine), `ready` says whether it is up, `progress` how far loading is, and
+ * onChange(fn) tells the screens when either changes.
+ */
+export class EngineLink {
+  constructor() {
+    this.engine = null;
+    this.ready = false;
+    this.error = null;
+    this.progress = { stage: "runtime", fraction: 0, detail: "" };
+    this.listeners = [];
+    this.whenReady = new Promise((resolve, reject) => {
+      this._resolve = resolve;
+      this._reject = reject;
+    });
+    this.whenReady.catch(() => {}); // the page shows the error screen
+  }
+
+  /** Follow an Engine.start() promise. */
+  attach(started) {
+    started.then(
+      (engine) => {
+        this.engine = engine;
+        this.ready = true;
+        this._resolve(engine);
+        this._emit();
+      },
+      (err) => {
+        this.error = err;
+        this._reject(err);
+        this._emit();
+      },
+    );
+    return this;
+  }
+
+  setProgress(progress) {
+    this.progress = progress;
+    this._emit();
+  }
+
+  call(request) {
+    return this.ready ? this.engine.call(request) : this.whenReady.then((e) => e.call(request));
+  }
+
+  onChange(fn) {
+    this.listeners.push(fn);
+    return () => (this.listeners = this.listeners.filter((x) => x !== fn));
+  }
+
+  _emit() {
+    for (const fn of this.listeners) fn(this);
   }
 }

@@ -1,18 +1,18 @@
-// Entry point: start the engine behind the loading screen, then mount the app.
-// The page state is on <html data-state="loading|ready|error">; data-ready is set once
-// the engine answers and the app is mounted (tests wait for it).
+// Entry point: start the engine in its worker and, at the same time, the game UI. The start
+// screen is drawn from static data (the engine's answers to "version" and "variants",
+// written by build.py), so it is usable at once while Python loads behind it; a game
+// started before the engine is up waits for it ("Starting the engine…").
 //
-// Only the shell's own small modules are imported statically. The game UI (app.js and
-// what it imports) is loaded with a dynamic import that runs while the engine boots, so
-// the engine starts at once, and a broken UI module shows the error screen instead of
-// leaving the page on "Starting…".
+// Page state on <html>: data-ui="ready" once the start screen can be used (mark
+// "junqi-interactive"); data-state="loading|ready|error", and data-ready once the engine
+// answers with the UI mounted (mark "junqi-ready"; tests and bench/page.py wait for it).
 
 import { BUILD } from "./build-info.js";
-import { Engine } from "./engine.js";
+import { Engine, EngineLink } from "./engine.js";
 import { Loader } from "./loader.js";
 
 const root = document.documentElement;
-const loader = new Loader(document.getElementById("loader"));
+const loader = new Loader(document);
 const appRoot = document.getElementById("app");
 
 function siteURL(rel) {
@@ -27,7 +27,11 @@ function engineConfig() {
     workerURL: new URL("./worker.js", import.meta.url).href,
     pyodideURL: siteURL(BUILD.pyodideURL),
     lockURL: siteURL(BUILD.lockURL), // Pyodide needs an absolute lock URL
-    packages: BUILD.packages,
+    wheelURL: siteURL(BUILD.wheelURL),
+    wheelIntegrity: BUILD.wheelIntegrity,
+    build: BUILD.version, // engine snapshots are kept per build
+    // ?snapshot=off boots without engine snapshots (tests, bench/page.py)
+    snapshot: new URLSearchParams(location.search).get("snapshot") === "off" ? "off" : "on",
     downloads,
     // A page our service worker controls has the wasm locally: the worker then leaves its
     // Response alone (no byte counting on a clone), which keeps V8's compiled-code cache
@@ -42,45 +46,74 @@ function setState(state) {
   else delete root.dataset.ready;
 }
 
+let failed = false;
+
 function showError(message, detail) {
+  failed = true;
   setState("error");
   appRoot.hidden = true;
   loader.error(message, detail, () => location.reload());
 }
 
-async function boot() {
+async function loadData() {
+  const response = await fetch(siteURL(BUILD.engineData));
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${BUILD.engineData}`);
+  return response.json();
+}
+
+function boot() {
   setState("loading");
-  const app = import("./app.js");
-  app.catch(() => {}); // handled below, after the engine
   const params = new URLSearchParams(location.search);
   const stallMs = Number(params.get("stall")) || undefined; // tests shorten the watchdog
-  let engine;
-  try {
-    engine = await Engine.start(engineConfig(), {
-      onProgress: (p) => loader.progress(p),
-      stallMs,
-    });
-  } catch (err) {
-    console.error(err);
-    showError(err.message, err.detail);
-    return;
-  }
-  performance.mark("junqi-engine"); // engine answered; the UI mounts next
-  engine.onCrash((err) => showError(err.message, "The engine worker stopped."));
-  window.junqi = { engine, build: BUILD }; // for tests, the console and later screens
-  try {
-    const { mount } = await app;
-    appRoot.hidden = false;
-    await mount(appRoot, engine);
-  } catch (err) {
-    console.error(err);
-    showError(`The game screen could not be loaded: ${err.message}`, String(err.stack || ""));
-    return;
-  }
-  loader.hide();
-  performance.mark("junqi-ready"); // bench/page.py measures navigation -> here
-  setState("ready");
-  registerServiceWorker();
+  const link = new EngineLink();
+  window.junqi = { link, build: BUILD }; // for tests and the console
+  const started = Engine.start(engineConfig(), {
+    onProgress: (p) => {
+      loader.progress(p);
+      link.setProgress(p);
+    },
+    stallMs,
+  });
+  link.attach(started);
+
+  // The UI, in parallel with the engine.
+  // app.js by URL: the build bundles it apart from this shell, so a broken UI module shows
+  // the error screen instead of a blank page.
+  const assets = new URL("../", import.meta.url).href;
+  const ui = import(new URL("./app.js", import.meta.url).href);
+  const mounted = Promise.all([ui, loadData()]).then(([{ mount }, data]) =>
+    mount(appRoot, link, data, { loader, assets }));
+  mounted.then(
+    () => performance.mark("junqi-interactive"), // bench/page.py: navigation -> here
+    (err) => {
+      console.error(err);
+      showError(`The game screen could not be loaded: ${err.message}`, String(err.stack || ""));
+    },
+  );
+
+  started.then(
+    async (engine) => {
+      performance.mark("junqi-engine"); // engine answered
+      root.dataset.boot = engine.boot; // "plain" or "snapshot" (tests, bench/page.py)
+      engine.onSnapshot((s) => (root.dataset.snapshot = s.stored ? "stored" : "failed"));
+      engine.onCrash((err) => showError(err.message, "The engine worker stopped."));
+      window.junqi.engine = engine;
+      try {
+        await mounted;
+      } catch {
+        return; // the error screen is up
+      }
+      if (failed) return;
+      loader.hide();
+      performance.mark("junqi-ready"); // bench/page.py measures navigation -> here
+      setState("ready");
+      registerServiceWorker();
+    },
+    (err) => {
+      console.error(err);
+      showError(err.message, err.detail);
+    },
+  );
 }
 
 function registerServiceWorker() {

@@ -1,5 +1,16 @@
 // The engine's module worker: loads Pyodide and the game wheel, then answers calls.
 //
+// Two ways up (docs/site.md, "Engine start"):
+// - plain: the runtime boots while the wheel downloads in parallel (fetched here, checked
+//   by the browser against the lock's sha256), the wheel is unpacked and every engine module
+//   imported; then a memory snapshot of that interpreter is made (before any call, so it
+//   holds a pristine engine) and kept in Cache Storage under this build's id;
+// - snapshot: a later visit of the same build restores that snapshot instead of booting
+//   and importing, unpacks the wheel again (the file system is not in a snapshot) and
+//   reseeds `random`. If the restore fails the worker deletes the snapshot and says
+//   "snapshot_failed"; the page then starts a fresh worker that boots plainly and makes a
+//   new snapshot (or, if this build's snapshot failed before, boots without one).
+//
 // Protocol (all messages are plain objects; requests and responses stay JSON strings so
 // no Python proxies cross threads):
 //   page -> worker  {type: "init", config}        config: absolute URLs, see engine.js
@@ -7,7 +18,13 @@
 //                   {type: "load", id, packages, imports}  load packages named in the app
 //                                                 lock, then import `imports` to verify
 //   worker -> page  {type: "progress", stage, fraction, detail}   fraction in 0..1
-//                   {type: "ready", info, timings}   info: the bridge's "version" response
+//                   {type: "ready", info, timings, boot}   info: the bridge's "version"
+//                                                 response; boot: "plain" | "snapshot"
+//                   {type: "snapshot", stored, bytes, message}   after ready: kept or not
+//                   {type: "snapshot_failed", message, retry}   the restore failed: the
+//                                                 page starts a new worker with
+//                                                 config.snapshot = retry
+//                                                 ("remake" once, then "off")
 //                   {type: "fail", stage, message, detail}
 //                   {type: "response", id, response}   response: JSON string
 //                   {type: "loaded", id, ok, message}
@@ -30,16 +47,17 @@ function fail(message, detail = "") {
 }
 
 // ---- download accounting -------------------------------------------------------------
-// Pyodide fetches the wasm, the stdlib, the lock and the wheels with the global fetch.
+// Pyodide fetches the wasm, the stdlib and the lock with the global fetch; the worker
+// fetches the game wheel through it too.
 // Wrapping it lets us (1) report real byte progress, (2) stop at once on a missing file
 // or a .wasm served with the wrong type (Pyodide would otherwise hang forever on that).
 // The original Response is returned untouched (so the browser's wasm code cache still
 // works); bytes are counted on a clone.
 
 // The bar: runtime downloads (wasm, stdlib) fill 0..0.6 by bytes; then Python compiles
-// and boots (no signal inside, so the bar waits at 0.6 with a message); Pyodide fetches
-// the wheel only once the interpreter is up, which starts the "engine" stage (0.75);
-// the wheel downloaded 0.85; installed and imported 0.9; the page's UI takes the rest.
+// and boots (no signal inside, so the bar waits at 0.6 with a message); the "engine"
+// stage starts when the interpreter is up (0.8: the wheel, downloaded meanwhile, is
+// unpacked and imported; from a snapshot: 0.6, restoring); 0.9 the bridge answers.
 const timings = {}; // milestones in ms since the worker started, for bench/page.py
 let runtimeLoaded = 0;
 let runtimeTotal = 1;
@@ -109,11 +127,7 @@ self.fetch = async (input, init) => {
     );
     return response;
   }
-  if (name.endsWith(".whl")) {
-    timings.wheel_fetched ??= performance.now();
-    stage = "engine";
-    report(`Downloading ${name}`, true, 0.75);
-  }
+  if (name.endsWith(".whl")) timings.wheel_fetched ??= performance.now();
   if (response.body && isRuntimeFile(name)) {
     const reader = response.clone().body.getReader();
     report(`Downloading ${name}`, true);
@@ -128,11 +142,6 @@ self.fetch = async (input, init) => {
       const all = runtimeLoaded >= runtimeTotal;
       report(all ? "Starting Python (compiling WebAssembly)…" : `Downloaded ${name}`, true);
     })().catch(() => {});
-  } else if (name.endsWith(".whl")) {
-    response.clone().arrayBuffer().then(
-      () => report("Installing the game engine", true, 0.85),
-      () => {},
-    );
   }
   return response;
 };
@@ -160,6 +169,138 @@ self.addEventListener("securitypolicyviolation", (event) => {
 
 // ---- boot ------------------------------------------------------------------------------
 
+// Not a "junqi-*" cache: the service worker deletes those of other builds on activate.
+const SNAPSHOT_CACHE = "engine-snapshot";
+let bootKind = "plain";
+
+function snapshotKey(config) {
+  return new URL(`__engine-snapshot__/${config.build}`, config.lockURL).href;
+}
+
+/** The stored snapshot of this build: {bytes} or {broken: why}; {failedBefore} when there
+ * is none and one failed to restore before (then no new one is made); null otherwise. */
+async function readSnapshot(config) {
+  if (config.snapshot !== "on" || !self.caches) return null; // "off", or "remake"
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  const hit = await cache.match(snapshotKey(config));
+  if (!hit) return (await cache.match(`${snapshotKey(config)}/failed`)) ? { failedBefore: true } : null;
+  const bytes = new Uint8Array(await hit.arrayBuffer());
+  // Kept whole or not at all: a snapshot of another length is not this engine's.
+  const expected = hit.headers.get("X-Snapshot-Bytes");
+  if (String(bytes.length) !== expected) {
+    return { broken: `the stored snapshot has ${bytes.length} bytes, not ${expected}` };
+  }
+  return { bytes };
+}
+
+async function storeSnapshot(config, bytes) {
+  const cache = await caches.open(SNAPSHOT_CACHE);
+  const keep = [snapshotKey(config), `${snapshotKey(config)}/failed`];
+  for (const request of await cache.keys()) {
+    if (!keep.includes(request.url)) await cache.delete(request); // other builds'
+  }
+  await cache.put(snapshotKey(config), new Response(bytes, {
+    headers: { "Content-Type": "application/octet-stream", "X-Snapshot-Bytes": String(bytes.length) },
+  }));
+}
+
+/** The snapshot did not restore: delete it. Returns how to boot now: make a new one
+ * ("remake"), or, when this build's snapshot failed before, boot without ("off"). */
+async function dropSnapshot(config) {
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    await cache.delete(snapshotKey(config));
+    const marker = `${snapshotKey(config)}/failed`;
+    if (await cache.match(marker)) return "off";
+    await cache.put(marker, new Response("1"));
+    return "remake";
+  } catch {
+    return "off";
+  }
+}
+
+/** The game wheel, downloaded at once (in parallel with the runtime). */
+function fetchWheel(config) {
+  return self.fetch(config.wheelURL, { integrity: config.wheelIntegrity })
+    .then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${config.wheelURL}`);
+      return response.arrayBuffer();
+    })
+    .then((buffer) => {
+      timings.wheel_downloaded = performance.now();
+      return new Uint8Array(buffer);
+    });
+}
+
+function pyodideOptions(config, extra) {
+  return {
+    lockFileURL: config.lockURL, // must be absolute (see TOOLCHAIN.md)
+    packageBaseUrl: config.lockURL.replace(/[^/]*$/, ""),
+    stdout: (line) => console.log(`[python] ${line}`),
+    stderr: (line) => {
+      problems.push(line);
+      console.warn(`[python] ${line}`);
+    },
+    ...extra,
+  };
+}
+
+function unpackWheel(bytes) {
+  const site = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
+}
+
+// Every module of the engine, imported before the snapshot is made: a snapshot holds
+// memory, not files, so what is imported is what a restored engine has at hand.
+// (A module that cannot load here, say one for CPython only, is skipped, not fatal.)
+const IMPORT_ALL = `
+import importlib, pkgutil, junqi_core, junqi_core.bridge
+for info in pkgutil.walk_packages(junqi_core.__path__, "junqi_core."):
+    if not info.name.endswith("__main__"):
+        try:
+            importlib.import_module(info.name)
+        except Exception as error:
+            print(f"not imported: {info.name}: {error!r}")
+`;
+
+async function bootPlain(loadPyodide, wheel, config) {
+  const makeSnapshot = config.snapshot !== "off" && Boolean(self.caches);
+  pyodide = await loadPyodide(pyodideOptions(config, makeSnapshot ? { _makeSnapshot: true } : {}));
+  if (failed) return null;
+  timings.python = performance.now();
+  stage = "engine";
+  report("Installing the game engine", true, 0.8);
+  const bytes = await wheel;
+  if (failed) return null;
+  try {
+    unpackWheel(bytes);
+    pyodide.runPython(IMPORT_ALL);
+  } catch (err) {
+    fail("The game engine package did not load.", String(err.message || err));
+    return null;
+  }
+  timings.engine_import = performance.now();
+  if (!makeSnapshot) return null;
+  try {
+    const snapshot = pyodide.makeMemorySnapshot();
+    timings.snapshot_made = performance.now();
+    return snapshot;
+  } catch (err) {
+    console.warn("no engine snapshot:", err);
+    return null;
+  }
+}
+
+async function bootFromSnapshot(loadPyodide, snapshot, wheel, config) {
+  stage = "engine";
+  report("Restoring the game engine", true, 0.6);
+  pyodide = await loadPyodide(pyodideOptions(config, { _loadSnapshot: snapshot }));
+  timings.python = performance.now();
+  // A snapshot comes back with the same random state every time: reseed.
+  pyodide.runPython("import random; random.seed()");
+  timings.engine_import = performance.now();
+}
+
 async function boot(config) {
   countWasmBytes = config.countWasmBytes !== false;
   runtimeTotal =
@@ -168,22 +309,30 @@ async function boot(config) {
       .reduce((sum, [, size]) => sum + size, 0) || 1;
   stage = "runtime";
   report("Loading Python", true);
-  const { loadPyodide } = await import(config.pyodideURL);
+  const wheel = fetchWheel(config);
+  wheel.catch(() => {}); // reported by the fetch wrapper; awaited below
+  const [{ loadPyodide }, saved] = await Promise.all([
+    import(config.pyodideURL),
+    readSnapshot(config).catch(() => null),
+  ]);
   if (failed) return;
-  pyodide = await loadPyodide({
-    lockFileURL: config.lockURL, // must be absolute (see TOOLCHAIN.md)
-    packageBaseUrl: config.lockURL.replace(/[^/]*$/, ""),
-    packages: config.packages,
-    stdout: (line) => console.log(`[python] ${line}`),
-    stderr: (line) => {
-      problems.push(line);
-      console.warn(`[python] ${line}`);
-    },
-  });
+  timings.snapshot_read = saved?.bytes ? performance.now() : null;
+  let made = null;
+  if (saved?.bytes || saved?.broken) {
+    try {
+      if (saved.broken) throw new Error(saved.broken);
+      await bootFromSnapshot(loadPyodide, saved.bytes, wheel, config);
+      bootKind = "snapshot";
+    } catch (err) {
+      if (failed) return;
+      const retry = await dropSnapshot(config);
+      post({ type: "snapshot_failed", message: String(err.message || err), retry });
+      return;
+    }
+  } else {
+    made = await bootPlain(loadPyodide, wheel, saved?.failedBefore ? { ...config, snapshot: "off" } : config);
+  }
   if (failed) return;
-  timings.python_and_wheel = performance.now();
-  // loadPyodide({packages}) does not throw when a package fails: verify by importing.
-  stage = "engine";
   report("Starting the game engine", true, 0.9);
   try {
     handle = pyodide.pyimport("junqi_core.bridge").handle;
@@ -191,14 +340,29 @@ async function boot(config) {
     fail("The game engine package did not load.", String(err.message || err));
     return;
   }
-  timings.engine_import = performance.now();
   const info = JSON.parse(handle(JSON.stringify({ op: "version" })));
   if (!info.ok) {
     fail("The game engine did not answer its version request.", JSON.stringify(info));
     return;
   }
   stage = "ready";
-  post({ type: "ready", info, timings });
+  timings.ready = performance.now();
+  post({ type: "ready", info, timings, boot: bootKind });
+  if (bootKind === "snapshot") {
+    // The engine's files, for anything imported later (every module already is): a
+    // snapshot holds memory, not the file system. After ready, before the first call.
+    try {
+      unpackWheel(await wheel);
+    } catch (err) {
+      console.warn("engine files not unpacked:", err);
+    }
+  }
+  if (made) {
+    storeSnapshot(config, made).then(
+      () => post({ type: "snapshot", stored: true, bytes: made.length }),
+      (err) => post({ type: "snapshot", stored: false, message: String(err.message || err) }),
+    );
+  }
 }
 
 function errorResponse(code, message) {

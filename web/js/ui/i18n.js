@@ -1,37 +1,62 @@
 // Strings: one JSON file per language in web/i18n/. t("key", {param}) fills {param}.
 // English is the fallback for a key a translation lacks.
 
+import { assetURL } from "./assets.js";
+
 export const LANGUAGES = ["en", "es", "pt", "zh", "ja"];
 
 let strings = {};
 let fallback = {};
 let current = "en";
 const listeners = [];
+const loaded = new Map(); // lang -> Promise of its strings
 
-async function fetchStrings(lang) {
-  const url = new URL(`../../i18n/${lang}.json`, import.meta.url);
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-  return response.json();
+function fetchStrings(lang) {
+  if (!loaded.has(lang)) {
+    const url = assetURL(`i18n/${lang}.json`);
+    const promise = fetch(url).then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+      return response.json();
+    });
+    promise.catch(() => loaded.delete(lang));
+    loaded.set(lang, promise);
+  }
+  return loaded.get(lang);
 }
 
 /** The language to start in: the saved choice, else the browser's first supported one. */
 export function detect(saved) {
   if (LANGUAGES.includes(saved)) return saved;
-  for (const tag of navigator.languages || [navigator.language || "en"]) {
+  const nav = globalThis.navigator || {};
+  for (const tag of nav.languages || [nav.language || "en"]) {
     const base = String(tag).toLowerCase().split("-")[0];
     if (LANGUAGES.includes(base)) return base;
   }
   return "en";
 }
 
+/** Start downloading a language's strings (and English, the fallback) without using them. */
+export function prefetch(lang) {
+  fetchStrings("en").catch(() => {});
+  if (LANGUAGES.includes(lang) && lang !== "en") fetchStrings(lang).catch(() => {});
+}
+
 export async function setLanguage(lang) {
   if (!LANGUAGES.includes(lang)) lang = "en";
-  if (!Object.keys(fallback).length) fallback = await fetchStrings("en");
-  strings = lang === "en" ? fallback : await fetchStrings(lang).catch(() => fallback);
-  current = lang;
-  document.documentElement.lang = lang === "zh" ? "zh-CN" : lang;
-  for (const fn of listeners) fn(lang);
+  const [en, own] = await Promise.all([
+    fetchStrings("en"),
+    lang === "en" ? null : fetchStrings(lang).catch(() => null),
+  ]);
+  use(lang, own || en, en);
+}
+
+/** Use these strings now (setLanguage after the download; Node tests directly). */
+export function use(lang, own, en = own) {
+  fallback = en;
+  strings = own;
+  current = own === en && lang !== "en" ? "en" : lang;
+  if (globalThis.document) document.documentElement.lang = current === "zh" ? "zh-CN" : current;
+  for (const fn of listeners) fn(current);
 }
 
 export const language = () => current;

@@ -1,5 +1,6 @@
 // The player's remembered choices, in localStorage (one JSON object). Never game secrets:
 // only settings and the layouts this browser's player confirmed in games against the CPU.
+// Without localStorage (Node tests, private mode) choices last until the page closes.
 
 const KEY = "junqi.prefs.v1";
 let cache = null;
@@ -7,7 +8,7 @@ let cache = null;
 function load() {
   if (cache) return cache;
   try {
-    cache = JSON.parse(localStorage.getItem(KEY) || "{}") || {};
+    cache = JSON.parse(globalThis.localStorage?.getItem(KEY) || "{}") || {};
   } catch {
     cache = {};
   }
@@ -23,19 +24,29 @@ export function get(name, fallback = undefined) {
 export function set(name, value) {
   load()[name] = value;
   try {
-    localStorage.setItem(KEY, JSON.stringify(cache));
+    globalThis.localStorage?.setItem(KEY, JSON.stringify(cache));
   } catch {
     // private mode or storage full: the choice lasts until the page closes
   }
 }
 
-/** Layouts are stored as seen from seat 0 so either seat can load them. */
-export function saveLayout(variant, layout) {
-  const all = get("layouts", {});
-  all[variant] = layout;
-  set("layouts", all);
+/** Forget everything (tests). */
+export function reset() {
+  cache = {};
 }
 
-export function loadLayout(variant) {
-  return get("layouts", {})[variant] || null;
+// Layouts are kept per seat, exactly as the engine gave them: the page never turns a
+// layout round (that would be rule knowledge), so each seat has its own "previous layout".
+
+export function saveLayout(variant, seat, layout) {
+  const all = get("layouts2", {});
+  all[variant] = { ...(all[variant] || {}), [seat]: layout };
+  set("layouts2", all);
+}
+
+export function loadLayout(variant, seat) {
+  const saved = get("layouts2", {})[variant]?.[seat];
+  if (saved) return saved;
+  // Before per-seat layouts, the first seat's layout was kept under "layouts".
+  return seat === 0 ? get("layouts", {})[variant] || null : null;
 }

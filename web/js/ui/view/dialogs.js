@@ -1,7 +1,8 @@
 // Modal dialogs: a yes/no confirmation and the rules page of a variant.
 
 import { h, clear } from "./dom.js";
-import { t, language } from "./i18n.js";
+import { t, language } from "../i18n.js";
+import { assetURL } from "../assets.js";
 
 export function confirmDialog(host, message, yes) {
   return new Promise((resolve) => {
@@ -30,7 +31,7 @@ const rulesCache = new Map();
 
 async function rulesHTML(lang) {
   if (!rulesCache.has(lang)) {
-    const url = new URL(`../../rules/${lang}.html`, import.meta.url);
+    const url = assetURL(`rules/${lang}.html`);
     rulesCache.set(lang, fetch(url).then((r) => {
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
       return r.text();

@@ -1,15 +1,21 @@
 // Where each square sits on screen, from the topology the engine sends (x = file index,
 // y = rank index; stations at y = 5.5, the Gunjin HQ at x = 2.5). Seat 1 sees the board
-// turned half a turn, so each player's own side is at the bottom.
+// turned half a turn, so each player's own side is at the bottom. The drawing style follows
+// the description: a board with a river is drawn shogi-style (cells, a river, bridges),
+// the others with posts, railways and a front line.
 
-const JUNQI = { w: 92, h: 50, gap: 56, pad: 62, padY: 40, tileW: 72, tileH: 34 };
-const GUNJIN = { w: 80, h: 62, gap: 46, pad: 64, padY: 56, tileW: 60, tileH: 50 };
+// Sizes in SVG units: cell pitch (w, h), the gap between the halves, the margins, the tiles.
+const FRONT = { w: 92, h: 50, gap: 56, pad: 54, padY: 40, tileW: 78, tileH: 36, font: 17 };
+const RIVER = { w: 80, h: 62, gap: 44, pad: 52, padY: 44, tileW: 68, tileH: 52, font: 16 };
 
 export function makeGeometry(desc, seat) {
   const board = desc.board;
-  const gunjin = desc.id === "gunjin";
-  const g = gunjin ? GUNJIN : JUNQI;
-  const front = gunjin ? 3.5 : 5.5; // the river / the front line lies between these ranks
+  const river = Boolean(board.river);
+  const g = river ? RIVER : FRONT;
+  // The front line / the river lies between the two halves.
+  const top0 = Math.max(...board.squares.filter((sq) => sq.half === 0).map((sq) => sq.y));
+  const low1 = Math.min(...board.squares.filter((sq) => sq.half === 1).map((sq) => sq.y));
+  const front = (top0 + low1) / 2;
   const rawY = (y) => y * g.h + (y > front ? g.gap : y === front ? g.gap / 2 : 0);
   const span = rawY(board.ranks - 1);
   const width = (board.files - 1) * g.w + 2 * g.pad;
@@ -31,14 +37,16 @@ export function makeGeometry(desc, seat) {
   const cells = new Map();
   for (const sq of board.squares) {
     const row = ys.indexOf(sq.y);
-    const wide = gunjin && sq.type === "hq";
-    let col = wide ? 2 : Math.round(sq.x);
+    const wide = !Number.isInteger(sq.x); // a square between two files (Gunjin's HQ)
+    let col = wide ? Math.floor(sq.x) : Math.round(sq.x);
     if (flipped) col = board.files - 1 - col - (wide ? 1 : 0);
     cells.set(sq.name, { row, col, span: wide ? 2 : 1 });
   }
   return {
-    gunjin, flipped, width, height, cell: g, squares, cells, rows: ys.length,
+    river, flipped, width, height, cell: g, squares, cells, rows: ys.length,
     files: board.files, front: point(0, front).y, point,
     pos: (name) => squares.get(name),
+    /** The width of a square's cell: two files for a square between files. */
+    cellWidth: (sq) => (Number.isInteger(sq.x) ? g.w : g.w * 2),
   };
 }

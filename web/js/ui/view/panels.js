@@ -1,8 +1,8 @@
-// Side panels: lost pieces, the combat table, the move list, the quiet-move counter.
+// Side panels: lost pieces, the combat table, the move list.
 
 import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
-import { moveLine } from "./messages.js";
+import { t } from "../i18n.js";
+import { moveLine } from "../ctrl/words.js";
 
 function grouped(kinds, order, name) {
   const counts = new Map();
@@ -67,9 +67,4 @@ export function renderMoves(root, view, ctx) {
   if (!items.length) root.append(h("li", { class: "empty" }, t("list.empty")));
   root.append(...items);
   root.scrollTop = root.scrollHeight;
-}
-
-export function quietText(view) {
-  if (view.phase !== "play" || view.quiet < Math.min(20, view.quiet_limit / 4)) return "";
-  return t("quiet", { n: view.quiet, limit: view.quiet_limit });
 }

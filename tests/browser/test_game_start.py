@@ -1,0 +1,150 @@
+"""The start screen works before Python does: it is drawn from the engine's answers that
+build.py wrote (data/engine.json), a game started early waits in "Starting the engine…",
+and the rules chooser renders whatever presets and options a variant describes."""
+
+from __future__ import annotations
+
+import json
+
+from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
+from sitekit import wait_ready
+
+from junqi_core.bridge import handle
+
+
+def test_start_screen_before_the_engine(site, serve):
+    """Python held back for 4 s: the start screen is usable at once, a game started now
+    draws its board and waits for the engine, then goes on by itself."""
+    server = serve(faults={"python_stdlib.zip": ("delay", 4)})
+    page = site.open(server.url, wait=None)
+    page.wait_for_selector("#app[data-ui=ready]", state="attached", timeout=20_000)
+    assert page.evaluate("document.documentElement.dataset.state") == "loading"
+    marks = page.evaluate("""() => ({
+        interactive: performance.getEntriesByName('junqi-interactive')[0]?.startTime,
+        engine: performance.getEntriesByName('junqi-engine').length})""")
+    assert marks["engine"] == 0 and marks["interactive"] is not None
+    # bench/page.py measures the time properly; here only that it is no engine start.
+    assert marks["interactive"] < 3_000, marks
+    assert page.is_visible("#engine-progress")
+    assert page.get_attribute(".start", "data-engine") == "loading"
+    assert "engine is starting" in page.inner_text("#start-engine")
+    assert axe_scan(page, server.url) == []  # the start screen with the engine's progress
+    d = GameDriver(page, seed=1)
+    # Choices work while Python loads.
+    page.check("#variant-gunjin")
+    d.choose("mode", "hotseat")
+    assert page.is_visible("#clock-option") and page.is_hidden("#level-choice")
+    d.choose("mode", "cpu")
+    d.choose("level", "hard")
+    d.choose("seat", 1)
+    assert "Gunjin Shogi" in page.inner_text("#start-summary")
+    page.check("#variant-classic")
+    d.choose("level", "easy")
+    d.choose("seat", 0)
+    page.click("#btn-play")
+    page.wait_for_selector("section.game[data-ui=engine]")
+    assert page.inner_text("#status") == "Starting the engine…"
+    assert page.locator("svg.board [data-hit]").count() == 63  # the board, from static data
+    d.wait("setup", timeout=60_000)
+    wait_ready(page)
+    assert len(d.own_layout()) == 25
+
+
+def test_static_engine_data_is_the_engines(ready_page):
+    """data/engine.json is exactly what the engine in the page answers."""
+    page = ready_page
+    data = page.evaluate("""async () => {
+        const r = await fetch(new URL(window.junqi.build.engineData, document.baseURI));
+        return r.json(); }""")
+    version = page.evaluate("window.junqi.engine.call({op: 'version'})")
+    variants = page.evaluate("window.junqi.engine.call({op: 'variants'})")
+    assert data["version"] == version
+    assert data["variants"] == variants["variants"]
+    assert data["variants"] == json.loads(handle('{"op": "variants"}'))["variants"]
+
+
+RULES = {
+    "default_preset": "standard",
+    "presets": [
+        {
+            "id": "standard",
+            "name": "Standard",
+            "description": "The usual rules.",
+            "options": {"stations": True, "quiet": "100"},
+        },
+        {
+            "id": "quick",
+            "name": "Quick",
+            "description": "No front stations.",
+            "options": {"stations": False, "quiet": "50"},
+        },
+    ],
+    "options": [
+        {
+            "id": "stations",
+            "name": "Front stations",
+            "description": "Four stations on the front.",
+            "type": "bool",
+            "default": True,
+        },
+        {
+            "id": "quiet",
+            "name": "Quiet-move limit",
+            "description": "Moves without combat.",
+            "type": "choice",
+            "choices": ["50", "100"],
+            "default": "100",
+        },
+    ],
+}
+
+
+def test_rules_chooser_renders_presets_and_options(site, server):
+    """Whatever presets and options a variant describes become the chooser; the choice goes
+    to new_game as `preset` and (customised) `options`."""
+
+    def with_rules(route):
+        data = json.loads(route.fetch().text())
+        data["variants"]["classic"].update(RULES)
+        route.fulfill(json=data)
+
+    site.context.route("**/data/engine.json", with_rules)
+    page = site.open(server.url)
+    d = GameDriver(page, seed=2)
+    page.check("#variant-classic")
+    assert page.is_visible("#rules-choice")
+    assert page.is_checked("#preset-standard")
+    page.click('label[for="preset-quick"]')
+    assert page.inner_text("#rules-choice .preset-desc") == "No front stations."
+    page.click("#rules-customise summary")
+    assert not page.is_checked("#rule-stations")
+    assert page.input_value("#rule-quiet") == "50"
+    assert page.inner_text("#rules-name") == "Quick"
+    page.check("#rule-stations")
+    assert page.inner_text("#rules-name") == "Quick, customised"
+    assert "Quick, customised" in page.inner_text("#start-summary")
+    page.check("#variant-gunjin")  # no presets: no chooser
+    assert page.is_hidden("#rules-choice")
+    page.check("#variant-classic")
+    assert page.is_checked("#preset-quick")  # remembered per variant
+    d.choose("level", "easy")
+    page.click("#btn-play")
+    d.wait("setup")
+    opts = page.evaluate("window.junqiUI.game.opts")
+    assert opts["preset"] == "quick"
+    assert opts["rules"] == {"stations": True, "quiet": "50"}
+    request = page.evaluate("window.junqiUI.game.newGameRequest()")
+    assert request["preset"] == "quick" and request["options"] == opts["rules"]
+
+
+def test_start_choices_are_remembered(site, server):
+    page = site.open(server.url)
+    d = GameDriver(page, seed=3)
+    page.check("#variant-blind")
+    d.choose("mode", "cpu")
+    d.choose("level", "medium")
+    d.choose("seat", 1)
+    page.reload()
+    wait_ready(page)
+    assert page.is_checked("#variant-blind")
+    assert page.is_checked("#level-medium") and page.is_checked("#seat-1")

@@ -1,0 +1,243 @@
+// GameController in Node against the real engine (CPython): flows, hidden information,
+// no rule knowledge in JS, words from the right seat, the clock. Run: node --test tests/js/
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { GameController, Stale } from "../../web/js/ui/ctrl/game.js";
+import * as i18n from "../../web/js/ui/i18n.js";
+import { bridge, useLanguage, fakeTimers, memoryStore, until, counter } from "./support.mjs";
+
+let engine;
+let variants;
+
+before(async () => {
+  useLanguage("en");
+  engine = bridge();
+  variants = (await engine.call({ op: "variants" })).variants;
+});
+
+after(() => engine.close());
+
+function game(options, extra = {}) {
+  return new GameController({
+    engine,
+    desc: variants[options.variant],
+    options,
+    store: memoryStore(),
+    random: counter(7),
+    cpuMinMs: 0,
+    ...extra,
+  });
+}
+
+/** Calls the controller made to the engine while fn ran. */
+async function callsDuring(fn) {
+  const start = engine.calls.length;
+  await fn();
+  return engine.calls.slice(start).map((r) => r.op);
+}
+
+test("a game against the CPU: setup, swap, confirm, move, the CPU answers", async () => {
+  const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
+  const seen = [];
+  g.subscribe((what) => seen.push(what));
+  await g.start();
+  assert.equal(g.ui, "setup");
+  assert.ok(seen.length > 0, "the screen was told to redraw");
+  assert.equal(g.viewer, 0);
+  const own = Object.entries(g.view.board).filter(([, p]) => p.owner === 0);
+  assert.equal(own.length, 25);
+  assert.equal(g.messageText(), "Tap two of your pieces to swap them, then confirm.");
+
+  // Swap two pieces of the same middle rank (always allowed).
+  const [a, b] = own.map(([sq]) => sq).filter((sq) => sq.endsWith("3") && !sq.startsWith("hq"));
+  const before = { a: g.view.board[a].kind, b: g.view.board[b].kind };
+  assert.deepEqual(await callsDuring(() => g.tap(a)), [], "picking a piece needs no engine");
+  assert.equal(g.pick, a);
+  assert.deepEqual(await callsDuring(() => g.tap(b)), ["setup_swap"]);
+  assert.equal(g.view.board[a].kind, before.b);
+  assert.equal(g.view.board[b].kind, before.a);
+  assert.match(g.messageText(), new RegExp(`Swapped ${a} and ${b}`));
+
+  await g.confirm();
+  await until(g, "play");
+  assert.equal(g.view.phase, "play");
+  assert.equal(g.view.turn, 0);
+  assert.ok(g.view.dests, "the engine sends the destinations of the side to move");
+
+  // Select a piece that can move: its targets are exactly the view's dests, no round trip.
+  const [from, targets] = Object.entries(g.view.dests.moves)[0];
+  assert.deepEqual(await callsDuring(() => g.tap(from)), []);
+  assert.equal(g.selected, from);
+  assert.deepEqual(g.targets, targets);
+  assert.equal(g.boardState().targets, g.targets);
+  const ply = g.view.ply;
+  const ops = await callsDuring(() => g.tap(targets[0].to));
+  assert.deepEqual(ops, ["act", "cpu_act"]);
+  await until(g, "play", "over");
+  assert.ok(g.view.ply >= ply + 2, "the player's move and the CPU's answer");
+  assert.match(g.messageText(), /CPU moves|Moved|Your /);
+  g.dispose();
+});
+
+test("taps the engine did not offer do nothing and ask nothing", async () => {
+  const g = game({ variant: "gunjin", mode: "cpu", level: "easy", human: 0 });
+  await g.start();
+  await g.confirm();
+  await until(g, "play");
+  const movable = new Set(Object.keys(g.view.dests.moves));
+  const stuck = Object.entries(g.view.board)
+    .find(([sq, p]) => p.owner === 0 && !movable.has(sq))?.[0];
+  assert.ok(stuck, "some piece cannot move at the start (the back rank)");
+  const ops = await callsDuring(() => g.tap(stuck));
+  assert.deepEqual(ops, []);
+  assert.equal(g.selected, null);
+  assert.match(g.messageText(), /cannot move now/);
+  // An enemy piece no selected piece can reach: nothing.
+  const enemy = Object.entries(g.view.board).find(([, p]) => p.owner === 1)[0];
+  assert.deepEqual(await callsDuring(() => g.tap(enemy)), []);
+  assert.equal(g.selected, null);
+  g.dispose();
+});
+
+test("Blind Junqi: a flip is one of the engine's dests", async () => {
+  const g = game({ variant: "blind", mode: "cpu", level: "easy", human: 0 });
+  await g.start();
+  await until(g, "play");
+  assert.ok(g.view.dests.flips.length > 0);
+  assert.equal(g.messageText(), "Tap a face-down piece to flip it, or one of your face-up pieces to move it.");
+  const square = g.view.dests.flips[0];
+  assert.deepEqual(await callsDuring(() => g.tap(square)), ["act", "cpu_act"]);
+  await until(g, "play", "over");
+  assert.equal(g.view.board[square].down, false);
+  assert.ok(g.view.colours, "the first flip decides the colours");
+  assert.match(g.messageText(), /You flipped/);
+  g.dispose();
+});
+
+test("the engine is not ready yet: the game waits in the 'engine' state", async () => {
+  let release;
+  const slow = {
+    ready: false,
+    whenReady: new Promise((resolve) => (release = resolve)),
+    call: (r) => engine.call(r),
+  };
+  const g = game({ variant: "classic", mode: "cpu", level: "easy" }, { engine: slow });
+  const started = g.start();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(g.ui, "engine");
+  assert.equal(g.statusText(), "Starting the engine…");
+  assert.equal(g.controls().confirm.shown, false);
+  slow.ready = true;
+  release();
+  await started;
+  assert.equal(g.ui, "setup");
+  g.dispose();
+});
+
+test("hot seat: the curtain holds no ranks; a draw offer is said once", async () => {
+  const g = game({ variant: "classic", mode: "hotseat" });
+  await g.start();
+  assert.equal(g.ui, "curtain");
+  assert.equal(g.viewer, null);
+  const secret = () => Object.values(g.view.board).filter((p) => p.kind);
+  for (const seat of [0, 1]) {
+    assert.equal(g.ui, "curtain");
+    assert.equal(g.curtainSeat, seat);
+    assert.deepEqual(secret(), []);
+    assert.equal(g.messageText(), "");
+    await g.openCurtain();
+    assert.equal(g.ui, "setup");
+    assert.equal(g.viewer, seat);
+    assert.equal(g.seat, seat, "own side at the bottom");
+    await g.confirm();
+  }
+  // Red moves and offers a draw; Blue is told once.
+  await g.openCurtain();
+  assert.equal(g.ui, "play");
+  assert.equal(g.messageText(), "You make the first move.");
+  await g.offer();
+  assert.match(g.messageText(), /You offered a draw/);
+  const [from, targets] = Object.entries(g.view.dests.moves)[0];
+  await g.tap(from);
+  await g.tap(targets[0].to);
+  assert.equal(g.ui, "moved");
+  assert.equal(g.controls().changeTurn.shown, true);
+  await g.changeTurn();
+  assert.equal(g.ui, "curtain");
+  assert.deepEqual(secret(), []);
+  await g.openCurtain();
+  assert.equal(g.viewer, 1);
+  assert.ok(g.offerPending());
+  const text = g.messageText();
+  assert.equal(text.split("offers a draw").length - 1, 1, text);
+  assert.equal(g.controls().accept.shown, true);
+  await g.answer(false);
+  assert.equal(g.offerPending(), false);
+  assert.match(g.messageText(), /Blue declines the draw/);
+  g.dispose();
+});
+
+test("resigning ends the game; the record and the rematch follow", async () => {
+  const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
+  await g.start();
+  await g.confirm();
+  await until(g, "play");
+  let ended = null;
+  g.fx.end = (result) => (ended = result);
+  await g.resign();
+  await until(g, "over");
+  assert.deepEqual(ended, { winner: 1, reason: "resignation" });
+  assert.match(g.messageText(), /You resigned\./);
+  assert.equal(g.controls().rematch.shown, true);
+  assert.equal(g.controls().resign.shown, false);
+  // Rematch: the same game with sides switched.
+  assert.equal(g.nextOptions(true).human, 1);
+  const record = await g.record();
+  assert.equal(record.result.reason, "resignation");
+  g.dispose();
+});
+
+test("the message line follows a language change", async () => {
+  const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
+  await g.start();
+  assert.equal(g.messageText(), "Tap two of your pieces to swap them, then confirm.");
+  useLanguage("es");
+  assert.notEqual(g.messageText(), "Tap two of your pieces to swap them, then confirm.");
+  assert.equal(g.messageText(), i18n.t("setup.hint"));
+  useLanguage("en");
+  g.dispose();
+});
+
+test("piece labels: characters or words, and rank numbers from the description", () => {
+  let labels = "words";
+  const g = game({ variant: "classic", mode: "cpu", level: "easy" }, { settings: () => ({ labels }) });
+  assert.equal(g.label("field_marshal"), "Marshal");
+  labels = "characters";
+  assert.equal(g.label("field_marshal"), "司令");
+  assert.equal(g.rank("field_marshal"), 9);
+  assert.equal(g.rank("flag"), null);
+});
+
+test("hot-seat clock: deployment time-out confirms a random layout", async () => {
+  const timers = fakeTimers();
+  const g = game({ variant: "classic", mode: "hotseat", clock: true },
+    { timers, setupSeconds: 2, clockSeconds: 2 });
+  await g.start();
+  await g.openCurtain();
+  assert.equal(g.ui, "setup");
+  assert.deepEqual(g.clock, { left: 2, setup: true, timeouts: 0, max: 3 });
+  timers.advance(2100);
+  await until(g, "curtain");
+  assert.equal(g.curtainSeat, 1);
+  assert.equal(g.clock, null);
+  g.dispose();
+});
+
+test("a game left behind drops its late answers", async () => {
+  const g = game({ variant: "classic", mode: "cpu", level: "easy" });
+  await g.start();
+  const pending = g.call({ op: "view", player: 0 });
+  g.dispose();
+  await assert.rejects(pending, Stale);
+});

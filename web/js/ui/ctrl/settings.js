@@ -1,0 +1,52 @@
+// Display settings, remembered: what pieces show (Chinese/Japanese characters or words),
+// rank numbers, sound, the perspective view. No DOM.
+//
+// "labels" defaults to the characters in Chinese and Japanese and to words elsewhere, until
+// the player chooses (then the choice stays, whatever the language).
+
+const CHARACTER_LANGUAGES = ["zh", "ja"];
+
+export class Settings {
+  /** store: {get(name, fallback), set(name, value)}; language: () => "en" | ... */
+  constructor(store, language) {
+    this.store = store;
+    this.language = language;
+    this.listeners = [];
+  }
+
+  /** "characters" (司令, 大将) or "words" (Marshal, General). */
+  get labels() {
+    const saved = this.store.get("labels");
+    if (saved === "characters" || saved === "words") return saved;
+    if (this.store.get("glyphs") === true) return "characters"; // the old checkbox
+    return CHARACTER_LANGUAGES.includes(this.language()) ? "characters" : "words";
+  }
+
+  get ranks() {
+    return Boolean(this.store.get("ranks", false));
+  }
+
+  get sound() {
+    return this.store.get("sound", true) !== false;
+  }
+
+  get view3d() {
+    return Boolean(this.store.get("view3d", false));
+  }
+
+  set(name, value) {
+    if (name === "labels" && !["characters", "words"].includes(value)) return;
+    this.store.set(name, name === "labels" ? value : Boolean(value));
+    for (const fn of this.listeners) fn(name);
+  }
+
+  subscribe(fn) {
+    this.listeners.push(fn);
+    return () => (this.listeners = this.listeners.filter((x) => x !== fn));
+  }
+
+  /** What the board needs to know. */
+  snapshot() {
+    return { labels: this.labels, ranks: this.ranks, view3d: this.view3d, sound: this.sound };
+  }
+}

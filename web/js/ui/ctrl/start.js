@@ -1,0 +1,171 @@
+// The start screen's choices: game, opponent, level, seat, clock and rules. No DOM and no
+// engine: it works from the static variant descriptions build.py writes (the bridge's
+// "version" and "variants" answers), so the start screen is usable before Python is.
+//
+// Rules: a variant may describe `presets` [{id, name, description, options}] and
+// `options` [{id, name, description, type: "bool"|"choice", choices, default}] with a
+// `default_preset`. The chooser shows the presets, and "customise" toggles every option;
+// changing one from the preset's value makes the rules "custom" (the preset plus the
+// changed options are sent to new_game). A variant without presets has standard rules.
+
+import { t } from "../i18n.js";
+
+const LEVEL_ORDER = ["easy", "medium", "hard", "random"];
+
+/** The levels to offer: Easy/Medium/Hard as the engine has them; Random only without Easy. */
+export function offeredLevels(levels) {
+  const named = LEVEL_ORDER.filter((l) => l !== "random" && levels.includes(l));
+  const extra = levels.filter((l) => !LEVEL_ORDER.includes(l));
+  if (!levels.includes("easy") && levels.includes("random")) named.unshift("random");
+  return [...named, ...extra];
+}
+
+export class StartController {
+  /**
+   * info: the bridge's "version" answer ({variants, levels}); variants: id -> description;
+   * store: {get(name, fallback), set(name, value)}
+   */
+  constructor({ info, variants, store }) {
+    this.info = info;
+    this.variants = variants;
+    this.store = store;
+    this.listeners = [];
+    const ids = this.variantIds();
+    const saved = store.get("variant");
+    this.variant = ids.includes(saved) ? saved : ids[0];
+    this.mode = store.get("mode") === "hotseat" ? "hotseat" : "cpu";
+    const levels = this.levels();
+    const level = store.get("level");
+    this.level = levels.includes(level) ? level : levels.includes("easy") ? "easy" : levels[0];
+    this.seat = store.get("seat") === 1 ? 1 : 0;
+    this.clock = Boolean(store.get("clock", false));
+    this.rules = store.get("rules", {}); // variant -> {preset, options: {id: value}}
+  }
+
+  subscribe(fn) {
+    this.listeners.push(fn);
+    return () => (this.listeners = this.listeners.filter((x) => x !== fn));
+  }
+
+  changed() {
+    for (const fn of this.listeners) fn();
+  }
+
+  variantIds() {
+    return this.info.variants.filter((id) => this.variants[id]);
+  }
+
+  levels() {
+    return offeredLevels(this.info.levels || []);
+  }
+
+  choose(field, value) {
+    if (field === "variant" && !this.variantIds().includes(value)) return;
+    if (field === "level" && !this.levels().includes(value)) return;
+    if (field === "mode" && !["cpu", "hotseat"].includes(value)) return;
+    if (field === "seat") value = Number(value) === 1 ? 1 : 0;
+    if (field === "clock") value = Boolean(value);
+    this[field] = value;
+    this.store.set(field, value);
+    this.changed();
+  }
+
+  // --- rules --------------------------------------------------------------------------
+
+  presets(variant = this.variant) {
+    return this.variants[variant]?.presets || [];
+  }
+
+  options(variant = this.variant) {
+    return this.variants[variant]?.options || [];
+  }
+
+  /** The preset the player chose for a variant (null when the variant has none). */
+  preset(variant = this.variant) {
+    const presets = this.presets(variant);
+    if (!presets.length) return null;
+    const saved = this.rules[variant]?.preset;
+    if (presets.some((p) => p.id === saved)) return saved;
+    const standard = this.variants[variant].default_preset;
+    return presets.some((p) => p.id === standard) ? standard : presets[0].id;
+  }
+
+  /** Every option's value under the chosen preset and the player's changes. */
+  values(variant = this.variant) {
+    const preset = this.presets(variant).find((p) => p.id === this.preset(variant));
+    const changed = this.rules[variant]?.options || {};
+    const values = {};
+    for (const option of this.options(variant)) {
+      let value = option.default;
+      if (preset?.options && option.id in preset.options) value = preset.options[option.id];
+      if (option.id in changed && this.valid(option, changed[option.id])) value = changed[option.id];
+      values[option.id] = value;
+    }
+    return values;
+  }
+
+  valid(option, value) {
+    if (option.type === "bool") return typeof value === "boolean";
+    if (option.type === "choice") {
+      return (option.choices || []).some((c) => (c?.id ?? c) === value);
+    }
+    return value !== undefined;
+  }
+
+  /** The options that differ from the chosen preset: what makes the rules "custom". */
+  changes(variant = this.variant) {
+    const preset = this.presets(variant).find((p) => p.id === this.preset(variant));
+    const values = this.values(variant);
+    const base = {};
+    for (const option of this.options(variant)) {
+      base[option.id] = preset?.options && option.id in preset.options
+        ? preset.options[option.id] : option.default;
+    }
+    return Object.fromEntries(Object.entries(values).filter(([id, v]) => base[id] !== v));
+  }
+
+  choosePreset(id, variant = this.variant) {
+    if (!this.presets(variant).some((p) => p.id === id)) return;
+    this.rules = { ...this.rules, [variant]: { preset: id, options: {} } };
+    this.store.set("rules", this.rules);
+    this.changed();
+  }
+
+  setOption(id, value, variant = this.variant) {
+    const option = this.options(variant).find((o) => o.id === id);
+    if (!option || !this.valid(option, value)) return;
+    const current = this.rules[variant] || { preset: this.preset(variant), options: {} };
+    const options = { ...current.options, [id]: value };
+    this.rules = { ...this.rules, [variant]: { preset: this.preset(variant), options } };
+    this.store.set("rules", this.rules);
+    this.changed();
+  }
+
+  /** The rules in words: the preset's name, or "Custom" when options were changed. */
+  rulesName(variant = this.variant) {
+    const preset = this.presets(variant).find((p) => p.id === this.preset(variant));
+    if (!preset) return t("rules.standard");
+    const name = preset.name;
+    return Object.keys(this.changes(variant)).length ? t("rules.custom", { preset: name }) : name;
+  }
+
+  // --- the game ------------------------------------------------------------------------
+
+  /** The options GameController takes for the chosen game. */
+  gameOptions() {
+    const options = { variant: this.variant, mode: this.mode, human: 0, clock: false };
+    if (this.mode === "cpu") {
+      options.level = this.level;
+      options.human = this.seat;
+    } else {
+      options.clock = this.clock;
+    }
+    const preset = this.preset();
+    if (preset) {
+      options.preset = preset;
+      const changes = this.changes();
+      if (Object.keys(changes).length) options.rules = this.values();
+    }
+    return options;
+  }
+}

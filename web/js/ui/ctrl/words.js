@@ -1,0 +1,133 @@
+// Words for what happened, always in the viewer's terms: a player's own pieces are named,
+// an enemy piece only when the viewer's view names it (Blind face-up pieces, game over).
+// No DOM: these are called at render time, so a language change re-translates everything.
+//
+// ctx (GameController.ctx()): {desc, viewer: seat|null, you: bool (a game against the CPU),
+//   isYou(seat), side(seat) -> name, piece(kind) -> name, flipName(ev) -> words}
+//
+// Grammar: a sentence whose subject is a player has a ".you" form ("You resigned.", not
+// "You resigns."), used when that player is the person at this screen in a game against
+// the CPU. A result reason has ".you_win" / ".you_lose" forms: the same end reads "You
+// occupied the CPU's headquarters." from the winner's seat and "The CPU occupied your
+// headquarters." from the loser's.
+
+import { t, has } from "../i18n.js";
+
+/** t(key) with the ".you" form when the subject `seat` is the person at this screen. */
+export function subject(key, seat, params, ctx) {
+  if (ctx.isYou(seat) && has(`${key}.you`)) return t(`${key}.you`, params);
+  return t(key, params);
+}
+
+/** The combat sentence for a move event with a combat, from the viewer's side. */
+export function combatText(ev, ctx) {
+  const c = ev.combat;
+  const sq = c.square;
+  const viewer = ctx.viewer;
+  if (viewer === null || viewer === undefined) {
+    const who = c.result === "attacker" ? "attacker" : c.result === "defender" ? "defender" : "both";
+    return t(`combat.public.${who}`, { sq, side: ctx.side(ev.player) });
+  }
+  const attacking = ev.player === viewer;
+  const mine = attacking ? c.attacker : c.defender;
+  const theirs = attacking ? c.defender : c.attacker;
+  const params = {
+    sq,
+    mine: mine ? ctx.piece(mine) : t("combat.piece"),
+    theirs: theirs ? ctx.piece(theirs) : "",
+  };
+  return t(`combat.${combatOutcome(ev, viewer)}${theirs ? "_vs" : ""}`, params);
+}
+
+/** "win", "lose" or "both": how a combat went for `viewer` (the public sees "both" or null). */
+export function combatOutcome(ev, viewer) {
+  const result = ev.combat?.result;
+  if (!result) return null;
+  if (result === "both") return "both";
+  if (viewer === null || viewer === undefined) return null;
+  return (result === "attacker") === (ev.player === viewer) ? "win" : "lose";
+}
+
+/** One line of the move list (no hidden ranks: only flips name a piece, and flips are public). */
+export function moveLine(ev, ctx) {
+  const side = ctx.side(ev.player);
+  const n = ev.ply + 1;
+  switch (ev.type) {
+    case "move": {
+      let text = t("list.move", { n, side, from: ev.from, to: ev.to });
+      if (ev.combat) text += " " + t(`list.combat.${ev.combat.result}`);
+      return text;
+    }
+    case "flip":
+      return t("list.flip", { n, side, sq: ev.square, piece: ctx.flipName(ev) });
+    case "offer":
+    case "accept":
+    case "decline":
+    case "resign":
+      return subject(`list.${ev.type}`, ev.player, { side }, ctx);
+    case "timeout":
+      return t("list.timeout", { n, side });
+    default:
+      return `${side}: ${ev.action}`;
+  }
+}
+
+/** A sentence for the live region and the message line about a player's action. */
+export function eventText(ev, ctx) {
+  const side = ctx.side(ev.player);
+  const parts = [];
+  if (ev.type === "move") {
+    parts.push(subject("say.move", ev.player, { side, from: ev.from, to: ev.to }, ctx));
+    if (ev.combat) parts.push(combatText(ev, ctx));
+  } else if (ev.type === "flip") {
+    parts.push(subject("say.flip", ev.player, { side, sq: ev.square, piece: ctx.flipName(ev) }, ctx));
+  } else if (ev.type === "timeout") {
+    parts.push(subject("say.timeout", ev.player, { side }, ctx));
+  } else if (["offer", "accept", "decline", "resign"].includes(ev.type)) {
+    parts.push(subject(`say.${ev.type}`, ev.player, { side }, ctx));
+  }
+  if (ev.offer_lapsed) parts.push(t("say.offer_lapsed"));
+  return parts.join(" ");
+}
+
+/** What the player at this screen did, in their own words ("Moved a6–a7."). */
+export function ownText(ev, ctx, timeouts, maxTimeouts) {
+  if (ev.type === "move") {
+    const text = ev.combat ? combatText(ev, ctx) : t("say.own_move", { from: ev.from, to: ev.to });
+    return ev.offer_lapsed ? `${text} ${t("say.offer_lapsed")}` : text;
+  }
+  if (ev.type === "flip") return t("say.own_flip", { sq: ev.square, piece: ctx.flipName(ev) });
+  if (ev.type === "timeout") return t("say.own_timeout", { n: timeouts, max: maxTimeouts });
+  if (ev.type === "offer") return t("say.own_offer");
+  if (ev.type === "resign") return t("say.own_resign");
+  return eventText(ev, ctx);
+}
+
+/** Why the game ended, from the viewer's seat when it is a game against the CPU. */
+export function reasonText(result, ctx) {
+  const base = `reason.${result.reason}`;
+  let key = base;
+  if (result.winner !== null && ctx.you && ctx.viewer !== null && ctx.viewer !== undefined) {
+    const form = `${base}.${result.winner === ctx.viewer ? "you_win" : "you_lose"}`;
+    if (has(form)) key = form;
+  }
+  return t(key, {
+    winner: result.winner === null ? "" : ctx.side(result.winner),
+    loser: result.winner === null ? "" : ctx.side(1 - result.winner),
+  });
+}
+
+export function resultText(result, ctx) {
+  const reason = reasonText(result, ctx);
+  if (result.winner === null) return t("result.draw", { reason });
+  if (ctx.viewer !== null && ctx.viewer !== undefined && ctx.you) {
+    return t(result.winner === ctx.viewer ? "result.you_win" : "result.you_lose", { reason });
+  }
+  return t("result.wins", { side: ctx.side(result.winner), reason });
+}
+
+/** The quiet-move counter, once it matters. */
+export function quietText(view) {
+  if (view.phase !== "play" || view.quiet < Math.min(20, view.quiet_limit / 4)) return "";
+  return t("quiet", { n: view.quiet, limit: view.quiet_limit });
+}

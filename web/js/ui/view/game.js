@@ -1,0 +1,279 @@
+// The game screen: builds the DOM once and redraws it from a GameController. Clicks become
+// controller actions; the controller's effects (slides, flashes, sounds, the live region,
+// focus) are carried out here. Each region has its own render function.
+//
+// Layout (web/css/game.css): a status line and a message area of fixed height, the board,
+// and an action bar of fixed height with the buttons the moment needs, so the board never
+// moves while you play. Portrait: those three fill the screen below the header and the
+// panels follow below; landscape: the board on the left, the rest in a column beside it.
+// New game, Change mode and Rules are in the header's menu (view/bar.js).
+
+import { h } from "./dom.js";
+import { t } from "../i18n.js";
+import * as prefs from "../prefs.js";
+import { Board } from "./board.js";
+import { ButtonGrid } from "./grid.js";
+import { icon } from "./icons.js";
+import { renderLost, renderCombatTable, renderMoves } from "./panels.js";
+import { quietText, combatOutcome } from "../ctrl/words.js";
+
+// Buttons of the action bar: id, label key, action, class.
+const BUTTONS = {
+  random: ["btn-random", "setup.random", (v) => v.ctrl.randomLayout(), ""],
+  mirror: ["btn-mirror", "setup.mirror", (v) => v.ctrl.mirror(), ""],
+  previous: ["btn-previous", "setup.previous", (v) => v.ctrl.previous(), ""],
+  confirm: ["btn-confirm", "setup.confirm", (v) => v.ctrl.confirm(), "primary"],
+  changeTurn: ["btn-change-turn", "action.change_turn", (v) => v.ctrl.changeTurn(), "primary"],
+  accept: ["btn-accept", "action.accept", (v) => v.ctrl.answer(true), "primary"],
+  decline: ["btn-decline", "action.decline", (v) => v.ctrl.answer(false), ""],
+  offer: ["btn-offer", "action.offer", (v) => v.ctrl.offer(), ""],
+  resign: ["btn-resign", "action.resign", (v) => v.resign(), ""],
+  rematch: ["btn-rematch", "action.rematch", (v) => v.app.rematch(), "primary"],
+  record: ["btn-record", "action.save_record", (v) => v.saveRecord(), ""],
+  again: ["btn-again", "action.choose", (v) => v.app.changeMode(), ""],
+  curtain: ["btn-curtain", "curtain.open", (v) => v.ctrl.openCurtain(), "primary big"],
+};
+
+export class GameView {
+  /** app: {say(text), rematch(), changeMode(), confirm(), sound, settings, engine} */
+  constructor(app, ctrl) {
+    this.app = app;
+    this.ctrl = ctrl;
+    this.build();
+    Object.assign(ctrl.fx, this.effects());
+    ctrl.subscribe((what) => (what === "clock" ? this.renderClock() : this.render()));
+    // While the game waits for the engine, its progress shows in the message line.
+    this.unlisten = app.engine.onChange(() => ctrl.ui === "engine" && this.renderStatus());
+  }
+
+  /** The controller's effects: what happens on screen besides redrawing. */
+  effects() {
+    return {
+      move: (from, to) => this.board.animateMove(from, to),
+      events: (events, viewer) => this.flash(events, viewer),
+      say: (text) => this.app.say(text),
+      focus: (what) => this.focus(what),
+      end: (result, you) => this.app.sound?.end(result, you),
+    };
+  }
+
+  build() {
+    const ctrl = this.ctrl;
+    this.b = {};
+    for (const [name, [id, key, action, cls]] of Object.entries(BUTTONS)) {
+      this.b[name] = h("button", { type: "button", id, class: cls || null, "data-i18n": key,
+        on: { click: () => action(this) } }, t(key));
+    }
+    const b = this.b;
+    this.title = h("h2", { class: "sr-only", id: "game-title" });
+    this.status = h("p", { class: "status", id: "status", tabindex: "-1" });
+    this.clockText = h("span", { class: "clock-text" });
+    this.clockEl = h("span", { class: "clock", id: "clock", hidden: true }, icon("clock"), this.clockText);
+    this.messageEl = h("p", { class: "message", id: "message" });
+    this.statusBar = h("div", { class: "status-bar", id: "status-bar" },
+      h("div", { class: "status-line" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+        this.status, this.clockEl),
+      this.messageEl);
+    this.actions = h("div", { class: "action-bar", id: "context-actions" },
+      b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline,
+      b.offer, b.resign, b.rematch, b.record, b.again);
+    this.board = new Board(ctrl.desc, ctrl.seat, (sq) => ctrl.tap(sq));
+    this.stage = h("div", { class: "board-stage" }, this.board.svg);
+    this.boardWrap = h("div", { class: "board-wrap" }, this.stage);
+    this.grid = new ButtonGrid((sq) => ctrl.tap(sq));
+    this.grid.build(this.board.geo, t("grid.label"));
+    this.curtainText = h("p", { class: "curtain-text", id: "curtain-text" });
+    this.curtain = h("div", { class: "curtain", id: "curtain", hidden: true, role: "dialog",
+      "aria-modal": "false", "aria-labelledby": "curtain-text" },
+    h("div", { class: "curtain-inner" }, this.curtainText, b.curtain));
+    this.sidesEl = h("p", { class: "sides", id: "sides" });
+    this.lostEl = h("div", { class: "lost", id: "lost" });
+    this.quietEl = h("p", { class: "quiet", id: "quiet" });
+    this.movesEl = h("ol", { class: "moves", id: "moves", tabindex: "0",
+      "aria-labelledby": "moves-panel-summary" });
+    this.tableEl = h("div", { class: "combat-table-wrap" });
+    const details = (id, key, content, open, extra = {}) =>
+      h("details", { id, class: "panel", open, ...extra },
+        h("summary", { id: `${id}-summary`, "data-i18n": key }, t(key)), content);
+    this.gridPanel = details("grid-panel", "panel.grid", this.grid.root, prefs.get("gridOpen", false));
+    this.gridPanel.addEventListener("toggle", () => prefs.set("gridOpen", this.gridPanel.open));
+    this.panels = h("aside", { class: "panels" },
+      h("section", { class: "panel", "aria-labelledby": "lost-title" },
+        h("h3", { id: "lost-title", "data-i18n": "panel.lost" }, t("panel.lost")),
+        this.sidesEl, this.lostEl, this.quietEl),
+      this.gridPanel,
+      details("moves-panel", "panel.moves", this.movesEl, true),
+      details("table-panel", "panel.combat", this.tableEl, false, { "data-reference": "" }));
+    this.playArea = h("div", { class: "play-area" }, this.statusBar, this.boardWrap, this.actions);
+    this.root = h("section", { class: "game", "data-variant": ctrl.variant,
+      "data-mode": ctrl.opts.mode, "aria-labelledby": "game-title" },
+    this.title, this.playArea, this.panels, this.curtain);
+    this.setAspect();
+    renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
+  }
+
+  /** The board's proportions, for the layout (CSS sizes the board from them). */
+  setAspect() {
+    this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4));
+  }
+
+  /** The language or a display setting changed: every text again. */
+  relabel() {
+    for (const node of this.root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+    this.board.drawStatic();
+    this.grid.root.setAttribute("aria-label", t("grid.label"));
+    renderCombatTable(this.tableEl, this.ctrl.desc, this.ctrl.ctx());
+    this.render();
+  }
+
+  render() {
+    const ctrl = this.ctrl;
+    const v = ctrl.view;
+    const root = this.root;
+    root.dataset.ui = ctrl.ui;
+    root.dataset.phase = v?.phase || "";
+    root.dataset.viewer = ctrl.viewer ?? "";
+    root.dataset.turn = v?.turn ?? "";
+    root.dataset.ply = v?.ply ?? "";
+    root.dataset.busy = String(ctrl.busy);
+    this.renderStatus();
+    this.renderBoard();
+    this.renderControls();
+    this.renderCurtain();
+    this.renderPanels();
+  }
+
+  renderStatus() {
+    const ctrl = this.ctrl;
+    const title = ctrl.title();
+    this.title.textContent = title;
+    this.app.setTitle?.(title);
+    this.status.textContent = ctrl.statusText();
+    this.messageEl.textContent = ctrl.messageText();
+    this.renderClock();
+  }
+
+  renderClock() {
+    const clock = this.ctrl.clock;
+    this.clockEl.hidden = !clock;
+    if (!clock) return;
+    this.clockText.textContent = clock.setup ? t("clock.setup", { s: clock.left })
+      : t("clock", { s: clock.left, n: clock.timeouts, max: clock.max });
+    this.clockEl.classList.toggle("low", clock.left <= 10);
+  }
+
+  renderBoard() {
+    const ctrl = this.ctrl;
+    if (this.board.desc !== ctrl.desc) {
+      this.board.setDesc(ctrl.desc);
+      this.grid.build(this.board.geo, t("grid.label"));
+      renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
+      this.setAspect();
+    }
+    if (this.board.seat !== ctrl.seat) {
+      this.board.setSeat(ctrl.seat);
+      this.grid.build(this.board.geo, t("grid.label"));
+    }
+    const state = ctrl.boardState();
+    const settings = this.app.settings;
+    this.board.render({
+      ...state,
+      colour: (p) => ctrl.colourClass(p),
+      label: (kind) => ctrl.label(kind),
+      rank: (kind) => ctrl.rank(kind),
+      ranks: Boolean(settings?.ranks),
+    });
+    this.grid.render((name) => ctrl.squareInfo(name, state, this.board.geo.pos(name)?.type));
+  }
+
+  renderControls() {
+    const controls = this.ctrl.controls();
+    for (const [name, button] of Object.entries(this.b)) {
+      if (name === "curtain") continue;
+      const control = name === "again" ? controls.rematch : controls[name];
+      button.hidden = !control?.shown;
+      button.disabled = !control?.enabled;
+    }
+  }
+
+  renderCurtain() {
+    const ctrl = this.ctrl;
+    const curtain = ctrl.ui === "curtain";
+    this.curtain.hidden = !curtain;
+    for (const part of [this.playArea, this.panels]) part.inert = curtain;
+    if (curtain) {
+      const { text, button } = ctrl.curtainText();
+      this.curtainText.textContent = text;
+      this.b.curtain.textContent = button;
+      this.b.curtain.disabled = ctrl.busy;
+    }
+  }
+
+  renderPanels() {
+    const ctrl = this.ctrl;
+    const v = ctrl.view;
+    this.sidesEl.textContent = ctrl.sidesText();
+    if (!v) return;
+    const ctx = ctrl.ctx();
+    renderLost(this.lostEl, v, ctx);
+    this.quietEl.textContent = quietText(v);
+    this.quietEl.hidden = !this.quietEl.textContent;
+    renderMoves(this.movesEl, v, ctx);
+  }
+
+  /** Flashes and sounds for what just happened, after the new position is drawn. */
+  flash(events, viewer) {
+    const sound = this.app.sound;
+    for (const ev of events) {
+      if (ev.type === "move" && ev.combat) {
+        const outcome = combatOutcome(ev, viewer);
+        this.board.flash(ev.combat.square, "combat", outcome);
+        sound?.play("combat", outcome);
+      } else if (ev.type === "move") {
+        sound?.play("move");
+      } else if (ev.type === "flip") {
+        this.board.flash(ev.square, "flip");
+        sound?.play("flip");
+      }
+    }
+  }
+
+  async resign() {
+    if (!this.ctrl.canResign()) return;
+    if (await this.app.confirm(t("confirm.resign"), t("action.resign"))) await this.ctrl.resign();
+  }
+
+  /** The finished game's record as a JSON file the player can keep. */
+  async saveRecord() {
+    const record = await this.ctrl.record();
+    if (!record) return;
+    const text = JSON.stringify(record, null, 1);
+    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "");
+    const link = h("a", { href: url, download: `junqi-${this.ctrl.variant}-${stamp}.json`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  /** Put keyboard focus somewhere sensible after the screen changed under it. */
+  focus(what) {
+    const preferred = { changeTurn: this.b.changeTurn, rematch: this.b.rematch, curtain: this.b.curtain }[what];
+    const force = what === "curtain" || what === "board";
+    const active = document.activeElement;
+    const lost = !active || active === document.body || active.hidden || active.closest("[hidden], [inert]");
+    if (!lost && !force) return;
+    if (preferred && !preferred.hidden) {
+      preferred.focus({ preventScroll: true });
+      return;
+    }
+    if (this.gridPanel.open && this.grid.focused) this.grid.focusSquare(this.grid.focused);
+    else this.status.focus({ preventScroll: true });
+  }
+
+  dispose() {
+    this.unlisten();
+    this.ctrl.dispose();
+  }
+}

@@ -1,0 +1,195 @@
+// The start screen: game, rules, opponent, level, seat, clock, then Play. Drawn from a
+// StartController (static data only: it works before the engine is up). Built once per
+// language; a choice updates the parts that depend on it, so keyboard focus stays put.
+
+import { h, clear } from "./dom.js";
+import { t } from "../i18n.js";
+import { levelName } from "../ctrl/game.js";
+import { Board } from "./board.js";
+
+/** Radio "chips": a fieldset of radios styled as buttons. */
+function chips(name, legend, items, checked, onChange, extra = {}) {
+  return h("fieldset", { class: "chips", id: `${name}-choice`, ...extra },
+    h("legend", {}, legend),
+    h("div", { class: "chip-row" }, ...items.flatMap(({ value, label, attrs = {} }) => {
+      const id = `${name}-${value}`;
+      const input = h("input", { type: "radio", name, value: String(value), id,
+        checked: String(value) === String(checked), ...attrs });
+      input.addEventListener("change", () => input.checked && onChange(value));
+      return [input, h("label", { for: id, class: "chip" }, label)];
+    })));
+}
+
+export class StartView {
+  /** start: StartController; app: {rules(variant), play(options), engine: EngineLink} */
+  constructor(start, app) {
+    this.start = start;
+    this.app = app;
+    this.root = h("section", { class: "start", "aria-labelledby": "start-title" });
+    this.build();
+    const unsubscribe = start.subscribe(() => this.update());
+    const unlisten = app.engine.onChange(() => this.renderEngine());
+    this.unlisten = () => {
+      unsubscribe();
+      unlisten();
+    };
+  }
+
+  build() {
+    const start = this.start;
+    clear(this.root);
+    const cards = start.variantIds().map((id) => {
+      const input = h("input", { type: "radio", name: "variant", value: id, id: `variant-${id}`,
+        checked: id === start.variant });
+      input.addEventListener("change", () => input.checked && start.choose("variant", id));
+      return h("div", { class: "variant-card" },
+        input,
+        h("label", { for: `variant-${id}` },
+          h("span", { class: "variant-name" }, t(`variant.${id}`)),
+          h("span", { class: "variant-desc" }, t(`variant.${id}.desc`))),
+        h("button", { type: "button", class: "link rules-link", "data-rules": id,
+          "aria-label": t("start.rules", { variant: t(`variant.${id}`) }),
+          on: { click: () => this.app.rules(id) } }, t("action.rules")));
+    });
+    this.rulesBox = h("div", { class: "rules-choice", id: "rules-choice" });
+    const mode = chips("mode", t("start.opponent"), [
+      { value: "cpu", label: t("start.vs_cpu") },
+      { value: "hotseat", label: t("start.vs_human") },
+    ], start.mode, (v) => start.choose("mode", v));
+    const levels = chips("level", t("start.level"), start.levels().map((level) => ({
+      value: level, label: levelName(level),
+    })), start.level, (v) => start.choose("level", v));
+    const seat = chips("seat", t("start.seat"), [
+      { value: 0, label: t("start.first") },
+      { value: 1, label: t("start.second_seat") },
+    ], start.seat, (v) => start.choose("seat", v));
+    this.cpuBox = h("div", { class: "mode-options", id: "cpu-options" }, levels, seat);
+    const clock = h("input", { type: "checkbox", id: "clock-option", checked: start.clock });
+    clock.addEventListener("change", () => start.choose("clock", clock.checked));
+    this.hotseatBox = h("div", { class: "mode-options", id: "hotseat-options" },
+      h("p", { class: "hint" }, t("start.hotseat.hint")),
+      h("div", { class: "option" }, clock, h("label", { for: "clock-option" }, t("start.clock"))));
+    this.summary = h("p", { class: "start-summary", id: "start-summary" });
+    this.engineNote = h("p", { class: "engine-note", id: "start-engine" });
+    this.playButton = h("button", { type: "button", id: "btn-play", class: "primary big",
+      "aria-describedby": "start-summary start-engine",
+      on: { click: () => this.app.play(this.start.gameOptions()) } }, t("start.play"));
+    // The chosen game's board, drawn from the static description (wide screens only).
+    this.preview = h("div", { class: "start-preview", "aria-hidden": "true" });
+    this.root.append(
+      h("div", { class: "start-form" },
+        h("h2", { id: "start-title" }, t("start.title")),
+        h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
+        this.rulesBox,
+        mode, this.cpuBox, this.hotseatBox,
+        h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote)),
+      this.preview);
+    this.renderRules();
+    this.update();
+  }
+
+  /** The rules chooser of the chosen variant: presets, and "customise" with every option. */
+  renderRules() {
+    const start = this.start;
+    const box = this.rulesBox;
+    clear(box);
+    this.rulesVariant = start.variant;
+    this.ruleControls = new Map();
+    this.rulesName = null;
+    const presets = start.presets();
+    box.hidden = !presets.length;
+    if (!presets.length) return;
+    const list = chips("preset", t("start.rules_choice"), presets.map((p) => ({
+      value: p.id, label: p.name, attrs: { title: p.description || "" },
+    })), start.preset(), (v) => start.choosePreset(v));
+    this.presetDesc = h("p", { class: "hint preset-desc" });
+    const options = start.options().map((option) => {
+      const id = `rule-${option.id}`;
+      let control;
+      if (option.type === "bool") {
+        control = h("input", { type: "checkbox", id });
+        control.addEventListener("change", () => start.setOption(option.id, control.checked));
+      } else {
+        control = h("select", { id }, ...(option.choices || []).map((c) =>
+          h("option", { value: String(c?.id ?? c) }, c?.name ?? String(c))));
+        control.addEventListener("change", () => {
+          const c = (option.choices || []).find((x) => String(x?.id ?? x) === control.value);
+          start.setOption(option.id, c?.id ?? c);
+        });
+      }
+      this.ruleControls.set(option.id, control);
+      const label = h("label", { for: id }, h("span", { class: "option-name" }, option.name),
+        option.description ? h("span", { class: "option-desc" }, option.description) : null);
+      return h("div", { class: `rule-option rule-${option.type}`, "data-option": option.id },
+        option.type === "bool" ? [control, label] : [label, control]);
+    });
+    this.rulesName = h("span", { class: "rules-name", id: "rules-name" });
+    const customise = options.length ? h("details", { class: "customise", id: "rules-customise" },
+      h("summary", {}, t("start.customise"), " · ", this.rulesName),
+      h("div", { class: "rule-options" }, ...options)) : null;
+    box.append(list, this.presetDesc, customise);
+  }
+
+  /** Show the chosen preset, its description and every option's value. */
+  updateRules() {
+    const start = this.start;
+    if (!this.rulesName) return;
+    const chosen = start.preset();
+    const preset = start.presets().find((p) => p.id === chosen);
+    const radio = this.rulesBox.querySelector(`input[name="preset"][value="${chosen}"]`);
+    if (radio) radio.checked = true;
+    this.presetDesc.textContent = preset?.description || "";
+    this.presetDesc.hidden = !preset?.description;
+    const values = start.values();
+    for (const [id, control] of this.ruleControls) {
+      if (control.type === "checkbox") control.checked = Boolean(values[id]);
+      else control.value = String(values[id]);
+    }
+    this.rulesName.textContent = start.rulesName();
+  }
+
+  /** A choice changed: show what depends on it. */
+  update() {
+    const start = this.start;
+    if (this.rulesVariant !== start.variant) this.renderRules();
+    this.updateRules();
+    this.renderPreview();
+    this.cpuBox.hidden = start.mode !== "cpu";
+    this.hotseatBox.hidden = start.mode !== "hotseat";
+    const options = start.gameOptions();
+    const parts = [t(`variant.${options.variant}`)];
+    if (start.presets().length) parts.push(start.rulesName());
+    parts.push(options.mode === "cpu"
+      ? t("mode.cpu", { level: levelName(options.level) }) + (options.human === 1 ? ` · ${t("mode.second")}` : "")
+      : t("mode.hotseat"));
+    this.summary.textContent = parts.join(" · ");
+    this.renderEngine();
+  }
+
+  renderPreview() {
+    const desc = this.start.variants[this.start.variant];
+    if (this.previewBoard?.desc === desc) return;
+    this.previewBoard = new Board(desc, 0, () => {});
+    this.previewBoard.render({ pieces: new Map(), targets: [], active: false });
+    this.preview.style.setProperty("--aspect", this.previewBoard.aspect.toFixed(4));
+    clear(this.preview);
+    this.preview.append(this.previewBoard.svg);
+  }
+
+  renderEngine() {
+    const link = this.app.engine;
+    this.root.dataset.engine = link.ready ? "ready" : "loading";
+    this.engineNote.textContent = link.ready ? ""
+      : t("start.engine_loading", { percent: Math.round((link.progress.fraction || 0) * 100) });
+    this.engineNote.hidden = link.ready;
+  }
+
+  /** Focus the chosen game (coming back from a game, the focused button is gone). */
+  focusFirst() {
+    this.root.querySelector('input[name="variant"]:checked')?.focus({ preventScroll: true });
+  }
+
+  dispose() {
+    this.unlisten();
+  }
+}
