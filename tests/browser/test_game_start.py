@@ -63,78 +63,36 @@ def test_static_engine_data_is_the_engines(ready_page):
     assert data["variants"] == json.loads(handle('{"op": "variants"}'))["variants"]
 
 
-RULES = {
-    "default_preset": "standard",
-    "presets": [
-        {
-            "id": "standard",
-            "name": "Standard",
-            "description": "The usual rules.",
-            "options": {"stations": True, "quiet": "100"},
-        },
-        {
-            "id": "quick",
-            "name": "Quick",
-            "description": "No front stations.",
-            "options": {"stations": False, "quiet": "50"},
-        },
-    ],
-    "options": [
-        {
-            "id": "stations",
-            "name": "Front stations",
-            "description": "Four stations on the front.",
-            "type": "bool",
-            "default": True,
-        },
-        {
-            "id": "quiet",
-            "name": "Quiet-move limit",
-            "description": "Moves without combat.",
-            "type": "choice",
-            "choices": ["50", "100"],
-            "default": "100",
-        },
-    ],
-}
-
-
-def test_rules_chooser_renders_presets_and_options(site, server):
-    """Whatever presets and options a variant describes become the chooser; the choice goes
-    to new_game as `preset` and (customised) `options`."""
-
-    def with_rules(route):
-        data = json.loads(route.fetch().text())
-        data["variants"]["classic"].update(RULES)
-        route.fulfill(json=data)
-
-    site.context.route("**/data/engine.json", with_rules)
+def test_rules_chooser_offers_the_engines_presets_and_options(site, server):
+    """The chooser is drawn from the presets and options the engine describes; the choice
+    goes to new_game as `preset` and (customised) `options`, and the game is played under
+    those rules (the Chinese-sites preset draws the 60-post board)."""
     page = site.open(server.url)
     d = GameDriver(page, seed=2)
     page.check("#variant-classic")
     assert page.is_visible("#rules-choice")
     assert page.is_checked("#preset-standard")
-    page.click('label[for="preset-quick"]')
-    assert page.inner_text("#rules-choice .preset-desc") == "No front stations."
+    page.click('label[for="preset-chinese"]')
+    assert "Field Marshal" in page.inner_text("#rules-choice .preset-desc")
     page.click("#rules-customise summary")
-    assert not page.is_checked("#rule-stations")
-    assert page.input_value("#rule-quiet") == "50"
-    assert page.inner_text("#rules-name") == "Quick"
-    page.check("#rule-stations")
-    assert page.inner_text("#rules-name") == "Quick, customised"
-    assert "Quick, customised" in page.inner_text("#start-summary")
-    page.check("#variant-gunjin")  # no presets: no chooser
-    assert page.is_hidden("#rules-choice")
+    assert not page.is_checked("#rule-stations") and page.is_checked("#rule-flag_shown")
+    assert page.inner_text("#rules-name") == "Chinese sites"
+    page.select_option("#rule-quiet_limit", "60")
+    assert page.inner_text("#rules-name") == "Chinese sites, customised"
+    assert "Chinese sites, customised" in page.inner_text("#start-summary")
+    page.check("#variant-gunjin")
+    assert page.is_checked("#preset-standard")  # each variant has its own presets
     page.check("#variant-classic")
-    assert page.is_checked("#preset-quick")  # remembered per variant
+    assert page.is_checked("#preset-chinese")  # remembered per variant
     d.choose("level", "easy")
     page.click("#btn-play")
     d.wait("setup")
-    opts = page.evaluate("window.junqiUI.game.opts")
-    assert opts["preset"] == "quick"
-    assert opts["rules"] == {"stations": True, "quiet": "50"}
     request = page.evaluate("window.junqiUI.game.newGameRequest()")
-    assert request["preset"] == "quick" and request["options"] == opts["rules"]
+    assert request["preset"] == "chinese" and request["options"]["quiet_limit"] == 60
+    squares = page.evaluate("window.junqiUI.game.desc.board.squares.length")
+    assert squares == 60  # no front stations
+    rules = page.evaluate("window.junqiUI.game.view.rules")
+    assert rules["preset"] is None and rules["options"]["stations"] is False
 
 
 def test_start_choices_are_remembered(site, server):

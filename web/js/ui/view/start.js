@@ -110,8 +110,9 @@ export class StartView {
         control = h("input", { type: "checkbox", id });
         control.addEventListener("change", () => start.setOption(option.id, control.checked));
       } else {
-        control = h("select", { id }, ...(option.choices || []).map((c) =>
-          h("option", { value: String(c?.id ?? c) }, c?.name ?? String(c))));
+        control = h("select", { id }, ...(option.choices || []).map((c, i) =>
+          h("option", { value: String(c?.id ?? c) },
+            c?.name ?? option.choice_names?.[i] ?? String(c))));
         control.addEventListener("change", () => {
           const c = (option.choices || []).find((x) => String(x?.id ?? x) === control.value);
           start.setOption(option.id, c?.id ?? c);
