@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from junqi_core import __version__
-from junqi_core.deployment import DeploymentError
+from junqi_core.deployment import DeploymentError, rotation_table
 from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import NotationError, move_text, parse_square
 from junqi_core.players import LEVELS, Player, make_player
@@ -274,10 +274,15 @@ def _mirror(game: Game, player: int, message: dict) -> None:
 
 
 def _set(game: Game, player: int, message: dict) -> None:
+    """A whole layout (the page's "previous layout"); `from_player` names the seat it was
+    made for, and a layout made for the other seat is turned round to this one's side."""
     try:
         layout = layout_from_json(game, message.get("layout"))
     except ValueError as error:
         raise BridgeError("bad_layout", str(error)) from None
+    if "from_player" in message and _player(message, "from_player") != player:
+        turn = rotation_table(game.board_spec)
+        layout = {turn[square]: kind for square, kind in layout.items()}
     game.set_draft(player, layout)
 
 

@@ -142,6 +142,14 @@ def mirror_table(board: Board) -> tuple[int, ...]:
     return tuple(board.index[flip(n)] for n in board.names)
 
 
+@functools.cache
+def rotation_table(board: Board) -> tuple[int, ...]:
+    """Per square, the square half a turn round the board's centre: a layout turned so
+    that the other player sees it from their side as this one did from theirs."""
+    at = {xy: s for s, xy in enumerate(board.coords)}
+    return tuple(at[(board.files - 1 - x, board.ranks - 1 - y)] for x, y in board.coords)
+
+
 # --- classic -------------------------------------------------------------------------------
 
 

@@ -136,9 +136,14 @@ def view(game: Game, player: int | None) -> View:
     position = game.position
     board: dict[str, dict] = {}
     if game.phase == SETUP:
-        if player is not None and game.drafts[player] is not None:
-            for square, kind in game.drafts[player].items():  # type: ignore[union-attr]
-                board[names[square]] = {"owner": player, "kind": kinds[kind], "down": False}
+        for seat in (0, 1):
+            if seat == player and game.drafts[seat] is not None:
+                for square, kind in game.drafts[seat].items():  # type: ignore[union-attr]
+                    board[names[square]] = {"owner": seat, "kind": kinds[kind], "down": False}
+            elif seat != player and game.layouts[seat] is not None:
+                # a confirmed layout stands on the board, its ranks hidden
+                for square in game.layouts[seat]:  # type: ignore[union-attr]
+                    board[names[square]] = {"owner": seat, "kind": None, "down": False}
     else:
         for square, p in enumerate(position.board):
             if not p:

@@ -409,3 +409,20 @@ def test_blind_deals_without_a_seed_differ():
         ok(op="act", game=game, player=0, action="resign:0")
         deals.append(ok(op="record_export", game=game)["record"]["deal"])
     assert len(set(deals)) == 3
+
+
+@pytest.mark.parametrize("variant", ["classic", "gunjin"])
+def test_a_layout_made_for_the_other_seat_is_turned_round_to_this_one(variant):
+    game = new(variant)
+    first = ok(op="view", game=game, player=0)["view"]["board"]
+    layout = {square: cell["kind"] for square, cell in first.items()}
+    turned = ok(op="setup_set", game=game, player=1, layout=layout, from_player=0)["view"]
+    board = turned["board"]
+    assert len(board) == len(layout)
+    back_rank = "8" if variant == "gunjin" else "12"
+    flag = next(sq for sq, c in board.items() if c["kind"] == "flag")
+    if variant == "classic":
+        assert flag in ("b12", "d12")  # the flag stays in a headquarters, now Blue's
+    else:
+        assert not flag.endswith(back_rank)
+    assert error_code(op="setup_set", game=game, player=1, layout=layout) == "square_not_yours"

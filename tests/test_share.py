@@ -145,7 +145,8 @@ def test_a_hot_seat_game_saved_during_setup_keeps_each_draft():
     ok(op="deploy", game=game, player=1)
     save = ok(op="save", game=game)["save"]
     restored = ok(op="restore", save=save, viewer=None)
-    assert restored["view"]["board"] == {}  # the curtain: no one's pieces
+    curtain = restored["view"]["board"]  # the curtain: the deployed side's tiles, no ranks
+    assert len(curtain) == 23 and all(cell["kind"] is None for cell in curtain.values())
     for player in (0, 1):
         assert (
             ok(op="view", game=restored["game"], player=player)["view"]

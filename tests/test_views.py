@@ -41,6 +41,16 @@ def test_information_during_setup_only_the_own_draft_is_shown():
     assert view(game, None)["board"] == {}
 
 
+def test_information_during_setup_a_confirmed_layout_stands_with_its_ranks_hidden():
+    game = Game("classic", seed=4)
+    game.deploy(1)
+    for viewer in (0, None):
+        theirs = {sq: c for sq, c in view(game, viewer)["board"].items() if c["owner"] == 1}
+        assert len(theirs) == 25 and all(c["kind"] is None for c in theirs.values())
+    mine = view(game, 1)["board"]
+    assert len(mine) == 25 and all(c["kind"] for c in mine.values())  # own draft only
+
+
 def test_information_everything_is_revealed_at_the_end():
     for variant in ("classic", "blind", "gunjin"):
         game = random_game(variant, 11)

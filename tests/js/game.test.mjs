@@ -241,3 +241,21 @@ test("a game left behind drops its late answers", async () => {
   g.dispose();
   await assert.rejects(pending, Stale);
 });
+
+test("a layout confirmed as the first player is offered, turned round, when playing second", async () => {
+  const store = memoryStore();
+  const first = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 }, { store });
+  await first.start();
+  const mine = Object.fromEntries(
+    Object.entries(first.view.board).filter(([, p]) => p.owner === 0).map(([sq, p]) => [sq, p.kind]));
+  store.saveLayout("classic", 0, mine);
+  const second = game({ variant: "classic", mode: "cpu", level: "easy", human: 1 }, { store });
+  await second.start();
+  assert.ok(second.hasPrevious());
+  await second.previous();
+  const own = Object.entries(second.view.board).filter(([, p]) => p.owner === 1);
+  assert.equal(own.length, 25);
+  // the flag stood in b1 or d1; turned round it stands in Blue's headquarters, d12 or b12
+  const flag = { b1: "d12", d1: "b12" }[Object.keys(mine).find((sq) => mine[sq] === "flag")];
+  assert.equal(second.view.board[flag].kind, "flag");
+});

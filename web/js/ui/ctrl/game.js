@@ -306,19 +306,29 @@ export class GameController {
     return this.setupOp("setup_mirror");
   }
 
-  /** Whether "Previous layout" has something to load for this seat. */
+  /** The last layout confirmed in this variant: this seat's, else the other seat's (the
+   * engine turns that one round to this side: `from_player`). */
+  previousLayout() {
+    for (const seat of [this.viewer, 1 - this.viewer]) {
+      const layout = this.store?.loadLayout(this.variant, seat);
+      if (layout) return { layout, from_player: seat };
+    }
+    return null;
+  }
+
+  /** Whether "Previous layout" has something to load. */
   hasPrevious() {
-    return Boolean(this.store?.loadLayout(this.variant, this.viewer));
+    return Boolean(this.previousLayout());
   }
 
   previous() {
-    const layout = this.store?.loadLayout(this.variant, this.viewer);
-    if (!layout) {
+    const previous = this.previousLayout();
+    if (!previous) {
       this.setMessage(() => t("setup.no_previous"));
       this.changed();
       return Promise.resolve(false);
     }
-    return this.setupOp("setup_set", { layout });
+    return this.setupOp("setup_set", previous);
   }
 
   confirm() {
