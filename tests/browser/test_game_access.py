@@ -209,6 +209,23 @@ def test_game_hotseat_move_clock(site, server):
     assert not page.is_visible("#clock")
 
 
+def test_the_rule_option_strings_in_english_are_the_engines_own():
+    """The page words presets and options from i18n keys; English must say what the
+    engine's descriptions say (docs/rules.md), so the two cannot drift apart."""
+    from junqi_core.variants import OPTIONS, PRESETS
+
+    en = json.loads((WEB / "i18n" / "en.json").read_text())
+    for variant in ("classic", "blind", "gunjin"):
+        for preset in PRESETS[variant]:
+            assert en[f"rules.{variant}.{preset.id}"] == preset.name
+            assert en[f"rules.{variant}.{preset.id}.desc"] == preset.description
+        for option in OPTIONS[variant]:
+            key = f"rule.{variant}.{option.id}"
+            assert en[key] == option.name and en[f"{key}.desc"] == option.description
+            for choice, name in zip(option.choices, option.choice_names, strict=False):
+                assert en[f"{key}.{choice}"] == name
+
+
 def test_game_strings_complete_in_every_language():
     keys = {
         lang: set(json.loads((WEB / "i18n" / f"{lang}.json").read_text())) for lang in LANGUAGES

@@ -72,12 +72,29 @@ export class StartController {
 
   // --- rules --------------------------------------------------------------------------
 
+  /** The variant's presets, named in the page's language (the engine's English where a
+   * translation lacks one: keys `rules.<variant>.<preset>` and `…<preset>.desc`). */
   presets(variant = this.variant) {
-    return this.variants[variant]?.presets || [];
+    return (this.variants[variant]?.presets || []).map((p) => ({
+      ...p,
+      name: translated(`rules.${variant}.${p.id}`, p.name),
+      description: translated(`rules.${variant}.${p.id}.desc`, p.description),
+    }));
   }
 
+  /** The variant's options, in words of the page's language (`rule.<variant>.<option>`,
+   * `….desc`, `….<choice>`). */
   options(variant = this.variant) {
-    return this.variants[variant]?.options || [];
+    return (this.variants[variant]?.options || []).map((o) => {
+      const key = `rule.${variant}.${o.id}`;
+      return {
+        ...o,
+        name: translated(key, o.name),
+        description: translated(`${key}.desc`, o.description),
+        choice_names: o.choice_names &&
+          o.choices.map((c, i) => translated(`${key}.${c}`, o.choice_names[i])),
+      };
+    });
   }
 
   /** The preset the player chose for a variant (null when the variant has none). */
@@ -168,4 +185,10 @@ export class StartController {
     }
     return options;
   }
+}
+
+/** t(key), or `fallback` when no language has the key. */
+function translated(key, fallback) {
+  const text = t(key);
+  return text === key ? fallback : text;
 }
