@@ -390,11 +390,6 @@ class GuardedFlagBlindPosition(BlindPosition):
 
         super().generate(player, quiet, guarded)
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        moves = [s << 6 | s for s, p in enumerate(self.board) if p & FACE_DOWN]
-        self.generate(player, moves.append, moves.append)
-        return moves
-
     def mines_left(self, colour_bits: int) -> bool:
         """Whether a Landmine of that colour (face up or down) is still on the board."""
         return any(

@@ -367,8 +367,7 @@ def _classic(options: Mapping[str, Any]) -> dict:
         rules.update(spec=CLASSIC60_BOARD, rail_rays=CLASSIC60_RAIL_RAYS)
     board = rules.get("spec", base.spec)
     if not options["hq_frozen"] or "spec" in rules:
-        hqs = board.hqs[0] + board.hqs[1] if options["hq_frozen"] else ()
-        rules["frozen"] = tuple(s in hqs for s in range(board.size))
+        rules["frozen"] = _frozen(board, options["hq_frozen"])
     if options["quiet_limit"] != base.quiet_limit:
         rules["quiet_limit"] = options["quiet_limit"]
     if board is not base.spec or options["front_bombs"]:
@@ -394,8 +393,7 @@ def _blind(options: Mapping[str, Any]) -> dict:
     base = GuardedFlagBlindPosition if guarded else BlindPosition
     rules: dict[str, Any] = {}
     if options["hq_frozen"]:
-        hqs = base.spec.hqs[0] + base.spec.hqs[1]
-        rules["frozen"] = tuple(s in hqs for s in range(base.spec.size))
+        rules["frozen"] = _frozen(base.spec, True)
     if options["quiet_limit"] != base.quiet_limit:
         rules["quiet_limit"] = options["quiet_limit"]
     return {
@@ -447,6 +445,12 @@ def _gunjin(options: Mapping[str, Any]) -> dict:
         "guarded_flag": False,
         "occupiers": occupiers,
     }
+
+
+def _frozen(board: Board, hq_frozen: bool) -> tuple[bool, ...]:
+    """Per square, whether a piece standing there never moves (the HQs, when frozen)."""
+    hqs = board.hqs[0] + board.hqs[1] if hq_frozen else ()
+    return tuple(s in hqs for s in range(board.size))
 
 
 def _derive(

@@ -317,9 +317,15 @@ class BoardTracker:
 
 def feasible(domains: dict[int, int], counts: dict[int, int]) -> bool:
     """Whether some assignment gives every identity a kind in its mask, counts exact."""
+    return matching(domains, counts) is not None
+
+
+def matching(domains: dict[int, int], counts: dict[int, int]) -> dict[int, int] | None:
+    """One assignment identity -> kind within every mask with the counts exact (a
+    bipartite matching of identities to the pieces of each kind), or None."""
     slots = [k for k, c in sorted(counts.items()) for _ in range(c)]
     if len(slots) != len(domains):
-        return False
+        return None
     idents = sorted(domains)
     match_slot: list[int] = [-1] * len(slots)  # slot -> identity index
 
@@ -334,7 +340,9 @@ def feasible(domains: dict[int, int], counts: dict[int, int]) -> bool:
                 return True
         return False
 
-    return all(augment(i, [False] * len(slots)) for i in range(len(idents)))
+    if not all(augment(i, [False] * len(slots)) for i in range(len(idents))):
+        return None
+    return {idents[match_slot[j]]: slots[j] for j in range(len(slots))}
 
 
 class Belief:
@@ -596,5 +604,6 @@ __all__ = [
     "BoardTracker",
     "Tracker",
     "feasible",
+    "matching",
     "own_position",
 ]

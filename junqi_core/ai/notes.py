@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from junqi_core.ai.belief import BeliefError, BlindPool, BoardTracker, Tracker
+from junqi_core.ai.belief import BeliefError, BlindPool, BoardTracker, Tracker, matching
 from junqi_core.ai.tables import kinds_of, tables_for
 from junqi_core.variants import Variant
 from junqi_core.views import COLOUR_NAMES, View
@@ -74,47 +74,19 @@ def notes(variant: Variant, view: View, me: int) -> dict:
 
 def possible_kinds(domains: dict[int, int], counts: dict[int, int]) -> dict[int, int]:
     """Each identity's mask cut to the kinds it takes in at least one assignment that
-    gives every identity a kind of its mask with the counts exact (bipartite matching:
-    kind k stays for e when a matching exists with e fixed to k)."""
-    idents = sorted(domains)
-    slots = [k for k, c in sorted(counts.items()) for _ in range(c)]
-    base = _matching(idents, domains, slots)
+    gives every identity a kind of its mask with the counts exact (kind k stays for e
+    when a matching exists with e fixed to k)."""
+    base = matching(domains, counts)
     if base is None:
         return dict(domains)  # the facts contradict each other: claim nothing more
     out = {}
-    for e in idents:
+    for e, mask in domains.items():
         keep = 0
-        for k in kinds_of(domains[e]):
-            if base[e] == k or _matching(idents, {**domains, e: 1 << k}, slots) is not None:
+        for k in kinds_of(mask):
+            if base[e] == k or matching({**domains, e: 1 << k}, counts) is not None:
                 keep |= 1 << k
         out[e] = keep
     return out
-
-
-def _matching(
-    idents: list[int], domains: dict[int, int], slots: list[int]
-) -> dict[int, int] | None:
-    """A kind for every identity within its mask, counts exact; None if there is none."""
-    if len(slots) != len(idents):
-        return None
-    owner = [-1] * len(slots)  # slot -> identity index
-
-    def augment(i: int, seen: list[bool]) -> bool:
-        mask = domains[idents[i]]
-        for j, k in enumerate(slots):
-            if seen[j] or not (mask >> k) & 1:
-                continue
-            seen[j] = True
-            if owner[j] < 0 or augment(owner[j], seen):
-                owner[j] = i
-                return True
-        return False
-
-    order = sorted(range(len(idents)), key=lambda i: bin(domains[idents[i]]).count("1"))
-    for i in order:
-        if not augment(i, [False] * len(slots)):
-            return None
-    return {idents[owner[j]]: slots[j] for j in range(len(slots))}
 
 
 def label(variant: Variant, options: list[int]) -> Label:
