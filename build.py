@@ -234,6 +234,8 @@ def minify(folder: Path) -> None:
                 "bundle": True,
                 "format": "esm",
                 "external": list(EXTERNAL),
+                # npm packages the page bundles (the QR encoder), wherever the build goes
+                "nodePaths": [str(ROOT / "node_modules")],
                 "outdir": out,
             },
             {**common, "entryPoints": singles, "outdir": str(folder)},

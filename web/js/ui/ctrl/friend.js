@@ -255,8 +255,9 @@ export class FriendGame extends GameController {
     this.resetMarks();
     const result = this.view.result;
     this.fx.end(result, this.viewer);
-    const fault = this.view.fair?.verdict?.fault;
-    if (fault) this.setMessage(() => this.faultText(fault));
+    const verdict = this.view.fair?.verdict;
+    if (verdict?.fault) this.setMessage(() => this.faultText(verdict.fault));
+    else if (verdict?.ok) this.setMessage(() => t("friend.audit_ok"));
     this.fx.say([this.statusText(), this.messageText()].filter(Boolean).join(" "));
     this.fx.focus("rematch");
     if (this.view.fair?.stage === "done") this.saveClock();
