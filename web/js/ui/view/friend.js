@@ -187,11 +187,11 @@ export class FriendView {
     } else if (link?.kind === "answer") {
       title = t("friend.title.reply");
       explain = t("friend.explain.reply");
-    } else if (ctrl.conn === "lost") {
-      title = t("friend.title.lost");
-      explain = t("friend.explain.lost");
-    } else if (ctrl.conn === "failed") {
-      title = t("friend.title.failed");
+    } else if (ctrl.conn === "lost" || ctrl.conn === "failed") {
+      title = t(ctrl.conn === "lost" ? "friend.title.lost" : "friend.title.failed");
+      explain = ctrl.conn === "lost" ? t("friend.explain.lost") : "";
+      // a new link asks the STUN server again: say so before the button is pressed
+      if (ctrl.netMode === "stun") explain += ` ${t("friend.net.stun", { server: this.stunNames() })}`;
     } else {
       title = t("friend.title");
     }
