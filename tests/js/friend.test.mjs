@@ -180,6 +180,16 @@ test("a friend game: links, hello, deployment, moves, resignation, the audit", a
   await until(() => guest.view.ply === 1, "the move arrives");
   assert.match(guest.messageText(), /Your friend moves/);
   assert.equal(guest.view.turn, 1);
+  // a draw offer on the guest's turn; the host declines it
+  await guest.offer();
+  await settle(host, guest);
+  await until(() => host.offerPending(), "the offer arrives");
+  assert.equal(host.controls().accept.shown, true);
+  assert.match(host.messageText(), /Your friend offers a draw/);
+  assert.equal(await host.answer(false), true);
+  await settle(host, guest);
+  await until(() => guest.view.history.some((ev) => ev.type === "decline"), "the answer arrives");
+  assert.equal(guest.view.result, null);
   assert.equal(guest.canResign(), true);
   await guest.resign();
   await settle(host, guest);

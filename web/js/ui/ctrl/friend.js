@@ -324,14 +324,14 @@ export class FriendGame extends GameController {
     await this.apply(reply.view, reply.events || []);
     this.startTicking();
     if (saved && this.opts.then) {
-      await this.answer(this.opts.then); // the friend's invitation to reconnect
+      await this.answerInvite(this.opts.then); // the friend's invitation to reconnect
     } else if (saved) {
       this.setMessage(() => t("friend.reload"));
       this.changed();
     } else if (this.role === "host") {
       await this.invite();
     } else {
-      await this.answer(this.opts.signal);
+      await this.answerInvite(this.opts.signal);
     }
   }
 
@@ -364,7 +364,7 @@ export class FriendGame extends GameController {
   }
 
   /** Answer an invitation ({kind: "offer", net, game, sdp}): a reply link to send back. */
-  answer(signal) {
+  answerInvite(signal) {
     return this.guard(async () => {
       this.closeChannel();
       this.netMode = signal.net;
@@ -410,7 +410,7 @@ export class FriendGame extends GameController {
       await this.guard(() => this.channel.accept(signal.sdp));
       return true;
     }
-    await this.answer(signal);
+    await this.answerInvite(signal);
     return true;
   }
 
