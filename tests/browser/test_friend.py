@@ -19,7 +19,7 @@ import socket
 import time
 
 import pytest
-from gamedriver import GameDriver, no_page_errors  # noqa: F401
+from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
 from sitekit import CHROMIUM_ARGS, Site
 
 import build
@@ -195,7 +195,20 @@ def test_friend_game_over_webrtc(pair, server, variant):
     if not host.page.is_checked("#friend-clock-option"):
         host.page.click("#friend-clock-option")
     assert host.page.is_checked("#net-lan")
+    # "over the internet" names the build's STUN server before anything could ask it
+    stun = [u.split(":")[1] for u in build.stun_servers()]
+    if stun:  # JUNQI_STUN= builds a site without "over the internet"
+        host.choose("net", "stun")
+        explain = host.page.inner_text("#net-explain")
+        assert all(name in explain for name in stun) and "IP address" in explain, explain
+        host.choose("net", "lan")
+    else:
+        assert host.page.is_disabled("#net-stun")
+    assert "no server outside this site" in host.page.inner_text("#net-explain")
     host.page.click("#btn-play")
+    if variant == "classic":
+        host.link()
+        assert axe_scan(host.page, server.url) == []
     guest = connect(host, guest_site, server)
     guest.rng.seed(2)
     sides = (host, guest)

@@ -124,7 +124,7 @@ export class FriendGame extends GameController {
   saveClock() {
     try {
       this.saves?.saveClock({ ...this.pause, alive: this.conn === "open" ? this.wall() : null,
-        stage: this.view?.fair?.stage || null });
+        stage: this.view?.fair?.stage || null, offer: this.lastOffer || null });
     } catch {
       // storage full: the clock record is small, the game record says so below
     }
@@ -358,6 +358,8 @@ export class FriendGame extends GameController {
       this.useChannel(channel);
       const code = await this.net.encodeSignal({ kind: "offer", net: this.netMode, game: this.match, sdp: channel.sdp });
       this.link = { kind: "offer", code, url: this.net.signalURL(this.pageURL, code) };
+      this.lastOffer = code; // a page that opens its own invitation can say so
+      this.saveClock();
       this.conn = "invite";
       this.changed();
     });
@@ -614,7 +616,8 @@ export class FriendGame extends GameController {
     this.ticking = null;
     this.closeChannel();
     if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
-    if (this.view?.fair?.stage === "done") this.saves?.clear(); // nothing left to go back to
+    // nothing to go back to: a game decided, or an invitation nobody answered
+    if (["done", "hello", undefined].includes(this.view?.fair?.stage)) this.saves?.clear();
     this.peer = null;
     this.token++;
     this.listeners = [];

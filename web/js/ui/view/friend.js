@@ -19,6 +19,8 @@ let saves = null;
 
 const stunList = () => globalThis.window?.junqi?.build?.stun || [];
 const savedGames = () => (saves ??= localSaves());
+/** A saved friend game that is under way (not an unanswered invitation, not decided). */
+const unfinished = (saved) => ["setup", "deal", "play", "ended"].includes(saved?.clock?.stage);
 
 /** "stun:stun.example.org:3478" -> "stun.example.org" (what the page names to the player). */
 export function stunHost(url) {
@@ -349,7 +351,7 @@ function joinScreen(app, signal) {
   h("h2", { id: "friend-join-title" }, t("friend.title.join")),
   h("p", {}, t(stun ? "friend.net.stun" : "friend.net.lan", { server: servers })),
   stun && !servers ? h("p", { role: "alert" }, t("friend.no_stun")) : null,
-  saved && saved.clock?.stage !== "done" ? h("p", {}, t("friend.join_replaces")) : null,
+  unfinished(saved) ? h("p", {}, t("friend.join_replaces")) : null,
   h("div", { class: "row" }, join,
     h("button", { type: "button", on: { click: () => app.showStart() } }, t("friend.not_now")))));
   join.focus();
@@ -363,6 +365,10 @@ export async function openFriendCode(app, code) {
     signal = await decodeSignal(code);
   } catch (err) {
     notice(app, t("friend.bad_code", { why: err.message }));
+    return;
+  }
+  if (savedGames().load()?.clock?.offer === code) {
+    notice(app, t("friend.own_link"));
     return;
   }
   if (await tabs(app).pass(code)) {
@@ -395,7 +401,7 @@ export function openFriendLink(app) {
     return openFriendCode(app, code);
   }
   const saved = savedGames().load();
-  if (saved && saved.clock?.stage !== "done" && Date.now() - (saved.updated || 0) < RECENT_MS) {
+  if (unfinished(saved) && Date.now() - (saved.updated || 0) < RECENT_MS) {
     return startFriend(app, { mode: "friend", saved });
   }
   return null;
@@ -429,7 +435,7 @@ export function friendOptions(start, app) {
   const go = h("button", { type: "button", id: "btn-friend-code",
     on: { click: () => paste.value.trim() && openFriendCode(app, paste.value) } }, t("friend.open_code"));
   const saved = savedGames().load();
-  const resume = saved && saved.clock?.stage !== "done" ? h("div", { class: "friend-saved", id: "friend-saved" },
+  const resume = unfinished(saved) ? h("div", { class: "friend-saved", id: "friend-saved" },
     h("p", { class: "hint" }, t("friend.saved")),
     h("div", { class: "row" },
       h("button", { type: "button", id: "btn-friend-resume", class: "primary",
