@@ -185,6 +185,9 @@ export class FriendGame extends GameController {
   /** A new view and the events of one call: words, flashes, the state of the screen. */
   async apply(view, events) {
     const before = this.view;
+    const text = JSON.stringify(view);
+    if (!events.length && text === this.viewText) return; // a quiet tick: nothing to redraw
+    this.viewText = text;
     if (view.variant && (!this.desc || this.rulesKey !== JSON.stringify(view.rules))) {
       await this.describe(view);
     }
