@@ -230,6 +230,10 @@ test("a friend game: links, hello, deployment, moves, resignation, the audit", a
   await until(() => host.ui === "setup" && guest.ui === "setup", "the rematch");
   assert.equal(host.viewer, 1);
   assert.equal(guest.viewer, 0);
+  // "Previous layout" is this seat's own: none yet on the new seat
+  assert.equal(host.hasPrevious(), false);
+  assert.equal(await host.previous(), false);
+  assert.match(host.messageText(), /No previous layout/);
   host.dispose();
   guest.dispose();
 });

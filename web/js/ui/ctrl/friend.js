@@ -374,6 +374,22 @@ export class FriendGame extends GameController {
     this.changed();
   }
 
+  /** "Previous layout": this seat's own only (the peer takes a layout as it stands on
+   * this seat's squares; it turns nothing round). */
+  hasPrevious() {
+    return Boolean(this.store?.loadLayout(this.variant, this.viewer));
+  }
+
+  previous() {
+    const layout = this.store?.loadLayout(this.variant, this.viewer);
+    if (!layout) {
+      this.setMessage(() => t("setup.no_previous"));
+      this.changed();
+      return Promise.resolve(false);
+    }
+    return this.setupOp("setup_set", { layout });
+  }
+
   /** "New game" from the menu: host a new one with the same choices. */
   nextOptions() {
     const { signal, saved, then, ...options } = this.opts;
