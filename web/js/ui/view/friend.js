@@ -105,7 +105,6 @@ export class FriendView {
       events: (events, viewer) => this.game.flash(events, viewer),
       focus: (what) => this.game.focus(what),
     });
-    this.game.b.rematch.onclick = null;
     this.game.root.dataset.mode = "friend";
     this.game.statusBar.querySelector(".status-line").append(this.indicator);
     this.root.append(this.game.root);
