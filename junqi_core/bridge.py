@@ -499,6 +499,185 @@ def op_drop(message: dict) -> dict:
     return {}
 
 
+# --- friend play (docs/fair-play.md, "For the bridge") ---------------------------------------
+#
+# One `FairPeer` per friend game on this page. It holds this page's own secrets and the
+# other side's commitments only; the page sends each text of `send` over the data channel
+# and never looks inside. `state` (the peer's `to_json()`, this page's own secrets included)
+# is for this page's local storage: the page saves it BEFORE it sends what the reply holds.
+# It is in a reply only when it changed since the last reply for that peer.
+
+MAX_PEERS = 8
+FAIR_CALLS = ("receive", "act", "setup", "deploy", "tick", "reconnect", "view", "record")
+FAIR_SETUPS = ("random", "swap", "mirror", "set")
+
+_peers: dict[str, Any] = {}
+_peer_states: dict[str, str] = {}  # the last state handed to the page, per peer
+_next_peer = [1]
+
+
+def _fair_errors() -> tuple:
+    from junqi_core.fair import FairError, MessageError
+    from junqi_core.fair.shadow import RulesRefused
+
+    return FairError, MessageError, RulesRefused
+
+
+def _store_peer(peer: Any) -> str:
+    peer_id = f"p{_next_peer[0]}"
+    _next_peer[0] += 1
+    while len(_peers) >= MAX_PEERS:
+        oldest = next(iter(_peers))
+        del _peers[oldest]  # forget the oldest friend game (its page keeps its state)
+        _peer_states.pop(oldest, None)
+    _peers[peer_id] = peer
+    return peer_id
+
+
+def _peer(message: dict) -> tuple[str, Any]:
+    peer_id = message.get("peer")
+    if not isinstance(peer_id, str) or peer_id not in _peers:
+        raise BridgeError("unknown_peer", f"no friend game {quote(peer_id)}")
+    return peer_id, _peers[peer_id]
+
+
+def _now(message: dict) -> float | None:
+    """The page's clock in ms (docs/fair-play.md); None: this machine's time."""
+    now = message.get("now")
+    if now is None:
+        return None
+    if isinstance(now, bool) or not isinstance(now, (int, float)) or not 0 <= now < 2**53:
+        raise BridgeError("bad_request", "now must be the page's clock in milliseconds")
+    return float(now)
+
+
+def _fair_reply(peer_id: str, peer: Any, reply: dict) -> dict:
+    """A FairPeer reply for the page: refusals raise (nothing changed); otherwise the
+    messages to send, the events, this seat's view and, when it changed, the state."""
+    if not reply["ok"]:
+        error = reply["error"]
+        raise BridgeError(error["code"], error["message"])
+    out = {"peer": peer_id, "send": reply["send"], "events": reply["events"], "view": peer.view()}
+    state = peer.to_json()
+    if _peer_states.get(peer_id) != state:
+        _peer_states[peer_id] = state
+        out["state"] = state
+    return out
+
+
+def op_fair_host(message: dict) -> dict:
+    """A new friend game hosted here: the host picks variant, preset, options and clock."""
+    from junqi_core.fair import FairPeer
+
+    _, _, RulesRefused = _fair_errors()
+    variant = _variant(message)  # unknown_variant, unknown_preset, bad_option
+    clock = message.get("clock")
+    try:
+        peer = FairPeer.host(
+            variant.id, message.get("preset"), message.get("options"), clock=clock
+        )
+    except RulesRefused as error:
+        raise BridgeError("bad_rules", str(error)) from None
+    except ValueError as error:  # FairError: the clock
+        raise BridgeError(getattr(error, "code", "bad_request"), str(error)) from None
+    peer_id = _store_peer(peer)
+    return _fair_reply(peer_id, peer, peer.flush())
+
+
+def op_fair_guest(message: dict) -> dict:
+    """A new friend game joined here: the rules come with the host's hello."""
+    from junqi_core.fair import FairPeer
+
+    peer = FairPeer.guest()
+    peer_id = _store_peer(peer)
+    return _fair_reply(peer_id, peer, peer.flush())
+
+
+def op_fair(message: dict) -> dict:
+    """One call of a friend game's peer: `call` is one of FAIR_CALLS (docs/api.md)."""
+    peer_id, peer = _peer(message)
+    call = message.get("call")
+    if not isinstance(call, str) or call not in FAIR_CALLS:
+        raise BridgeError("bad_request", f"call must be one of {', '.join(FAIR_CALLS)}")
+    now = _now(message)
+    if call == "receive":
+        text = message.get("text")
+        if not isinstance(text, str):
+            raise BridgeError("malformed", "text must be the message text the other page sent")
+        reply = peer.receive(text, now=now)
+    elif call == "act":
+        action = message.get("action")
+        if not isinstance(action, str) or len(action) > 32:
+            raise BridgeError("bad_action", "action must be a short string such as 'c3-c4'")
+        reply = peer.act(action, now=now)
+    elif call == "setup":
+        how = message.get("setup")
+        if not isinstance(how, str) or how not in FAIR_SETUPS:
+            raise BridgeError("bad_request", f"setup must be one of {', '.join(FAIR_SETUPS)}")
+        args = {k: message[k] for k in ("a", "b", "layout") if k in message}
+        reply = peer.setup(how, now=now, **args)
+    elif call == "deploy":
+        reply = peer.deploy(message.get("layout"), now=now)
+    elif call == "tick":
+        reply = peer.tick(now=now)
+    elif call == "reconnect":
+        reply = peer.reconnect()
+    elif call == "record":
+        return {"peer": peer_id, "record": _fair_record(peer)}
+    else:
+        reply = peer.flush()
+    return _fair_reply(peer_id, peer, reply)
+
+
+def _fair_record(peer: Any) -> dict:
+    session = peer.session
+    if session is None or session.g["stage"] != "done" or session.referee is None:
+        peer.view()  # rebuilds the referee of a finished game restored from a save
+    session = peer.session
+    if session is None or session.g["stage"] != "done" or session.referee is None:
+        raise BridgeError(
+            "game_not_over", "a record is given once the game is over and the audit is done"
+        )
+    if session.public:
+        raise BridgeError("bad_record", "Blind friend games cannot be kept as records yet")
+    return export_record(session.referee)
+
+
+def op_fair_state(message: dict) -> dict:
+    """The peer's whole state, for this page's own storage (its own secrets included)."""
+    peer_id, peer = _peer(message)
+    state = peer.to_json()
+    _peer_states[peer_id] = state
+    return {"peer": peer_id, "state": state}
+
+
+def op_fair_restore(message: dict) -> dict:
+    """A friend game from this page's storage (after a reload); refused as `bad_state`."""
+    from junqi_core.fair import FairPeer
+
+    FairError, _, _ = _fair_errors()
+    state = message.get("state")
+    if not isinstance(state, str) or len(state) > MAX_REQUEST_CHARS:
+        raise BridgeError("bad_state", "state must be the text a friend game was saved as")
+    try:
+        peer = FairPeer.from_json(state)
+        view = peer.view()
+    except FairError as error:
+        raise BridgeError(error.code, str(error)) from None
+    except Exception as error:  # a damaged save: refuse it whole
+        raise BridgeError("bad_state", f"the saved friend game is damaged ({type(error).__name__})") from None
+    peer_id = _store_peer(peer)
+    _peer_states[peer_id] = state
+    return {"peer": peer_id, "view": view}
+
+
+def op_fair_drop(message: dict) -> dict:
+    peer_id, _ = _peer(message)
+    del _peers[peer_id]
+    _peer_states.pop(peer_id, None)
+    return {}
+
+
 OPS: dict[str, Callable[[dict], dict]] = {
     "version": op_version,
     "variants": op_variants,
@@ -523,4 +702,11 @@ OPS: dict[str, Callable[[dict], dict]] = {
     "restore": op_restore,
     "selfplay": op_selfplay,
     "drop": op_drop,
+    # friend play
+    "fair_host": op_fair_host,
+    "fair_guest": op_fair_guest,
+    "fair": op_fair,
+    "fair_state": op_fair_state,
+    "fair_restore": op_fair_restore,
+    "fair_drop": op_fair_drop,
 }

@@ -18,6 +18,7 @@ import { showRules, confirmDialog } from "./ui/view/dialogs.js";
 import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
 import { Sound } from "./ui/view/sound.js";
+import { startFriend, openFriendLink } from "./ui/view/friend.js";
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
@@ -29,6 +30,7 @@ export async function mount(root, engine, data, { loader, assets } = {}) {
   const app = new App(root, engine, data, loader);
   window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows
   app.showStart();
+  openFriendLink(app); // a friend's invitation or reply in the address, or a game to go on with
   root.dataset.ui = "ready";
   return app;
 }
@@ -126,6 +128,7 @@ class App {
   }
 
   async startGame(options) {
+    if (options.mode === "friend") return startFriend(this, options);
     this.endGame();
     this.startView?.dispose();
     this.startView = null;
@@ -157,6 +160,7 @@ class App {
   }
 
   rematch() {
+    if (this.game?.friend) return this.game.rematch(); // both ask; seats switch
     this.startGame(this.game.nextOptions(true));
   }
 

@@ -33,7 +33,8 @@ export class StartController {
     const ids = this.variantIds();
     const saved = store.get("variant");
     this.variant = ids.includes(saved) ? saved : ids[0];
-    this.mode = store.get("mode") === "hotseat" ? "hotseat" : "cpu";
+    this.mode = ["hotseat", "friend"].includes(store.get("mode")) ? store.get("mode") : "cpu";
+    this.net = store.get("net") === "stun" ? "stun" : "lan"; // friend games: how to connect
     const levels = this.levels();
     const level = store.get("level");
     this.level = levels.includes(level) ? level : levels.includes("easy") ? "easy" : levels[0];
@@ -62,7 +63,8 @@ export class StartController {
   choose(field, value) {
     if (field === "variant" && !this.variantIds().includes(value)) return;
     if (field === "level" && !this.levels().includes(value)) return;
-    if (field === "mode" && !["cpu", "hotseat"].includes(value)) return;
+    if (field === "mode" && !["cpu", "hotseat", "friend"].includes(value)) return;
+    if (field === "net" && !["lan", "stun"].includes(value)) return;
     if (field === "seat") value = Number(value) === 1 ? 1 : 0;
     if (field === "clock") value = Boolean(value);
     this[field] = value;
@@ -174,6 +176,10 @@ export class StartController {
     if (this.mode === "cpu") {
       options.level = this.level;
       options.human = this.seat;
+    } else if (this.mode === "friend") {
+      options.clock = this.clock; // the host picks the clock; it plays first
+      options.net = this.net;
+      options.role = "host";
     } else {
       options.clock = this.clock;
     }

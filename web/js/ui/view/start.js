@@ -6,6 +6,7 @@ import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
 import { Board } from "./board.js";
+import { friendOptions } from "./friend.js";
 
 /** Radio "chips": a fieldset of radios styled as buttons. */
 function chips(name, legend, items, checked, onChange, extra = {}) {
@@ -55,6 +56,7 @@ export class StartView {
     const mode = chips("mode", t("start.opponent"), [
       { value: "cpu", label: t("start.vs_cpu") },
       { value: "hotseat", label: t("start.vs_human") },
+      { value: "friend", label: t("start.vs_friend") },
     ], start.mode, (v) => start.choose("mode", v));
     const levels = chips("level", t("start.level"), start.levels().map((level) => ({
       value: level, label: levelName(level),
@@ -69,6 +71,7 @@ export class StartView {
     this.hotseatBox = h("div", { class: "mode-options", id: "hotseat-options" },
       h("p", { class: "hint" }, t("start.hotseat.hint")),
       h("div", { class: "option" }, clock, h("label", { for: "clock-option" }, t("start.clock"))));
+    this.friendBox = friendOptions(start, this.app); // a friend on another device
     this.summary = h("p", { class: "start-summary", id: "start-summary" });
     this.engineNote = h("p", { class: "engine-note", id: "start-engine" });
     this.playButton = h("button", { type: "button", id: "btn-play", class: "primary big",
@@ -81,7 +84,7 @@ export class StartView {
         h("h2", { id: "start-title" }, t("start.title")),
         h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
         this.rulesBox,
-        mode, this.cpuBox, this.hotseatBox,
+        mode, this.cpuBox, this.hotseatBox, this.friendBox,
         h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote)),
       this.preview);
     this.renderRules();
@@ -157,12 +160,13 @@ export class StartView {
     this.renderPreview();
     this.cpuBox.hidden = start.mode !== "cpu";
     this.hotseatBox.hidden = start.mode !== "hotseat";
+    this.friendBox.hidden = start.mode !== "friend";
     const options = start.gameOptions();
     const parts = [t(`variant.${options.variant}`)];
     if (start.presets().length) parts.push(start.rulesName());
     parts.push(options.mode === "cpu"
       ? t("mode.cpu", { level: levelName(options.level) }) + (options.human === 1 ? ` · ${t("mode.second")}` : "")
-      : t("mode.hotseat"));
+      : options.mode === "friend" ? t("mode.friend") : t("mode.hotseat"));
     this.summary.textContent = parts.join(" · ");
     this.renderEngine();
   }

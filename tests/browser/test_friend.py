@@ -1,0 +1,286 @@
+"""A game with a friend: two pages in one Chromium (two browser contexts, like two devices)
+connected over a WebRTC data channel with no STUN and no server, the link passed by hand.
+
+Per variant: the link exchange, deployment (one side by the deploy clock), moves with a
+combat, a time-out, a lost connection and a reconnection with fresh links, a resignation and
+the audit. Throughout: no request leaves 127.0.0.1 (the `Site` guard), and neither page's
+state, board, button grid nor anything sent on the data channel names a rank of the other
+side before the end.
+
+The clock: `?moveclock=N` (tests only) makes the host propose N seconds to deploy and to
+move instead of 90 and 30, so a time-out takes seconds; the real page uses the real clock.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+
+import pytest
+from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
+from sitekit import CHROMIUM_ARGS, Site
+
+import build
+
+CLOCK = 10  # seconds to deploy and to move, in these tests
+# Chromium names its own addresses with mDNS ".local" names by default, which it resolves
+# with multicast queries; plain addresses keep everything on this machine's own interface.
+RTC_ARGS = [*CHROMIUM_ARGS, "--disable-features=WebRtcHideLocalIpsWithMdns"]
+
+# Every text sent on the data channel, logged by the page itself (an init script wraps
+# RTCDataChannel.send before the page's code runs).
+LOG_SENDS = """
+(() => {
+  const send = RTCDataChannel.prototype.send;
+  window.__sent = [];
+  RTCDataChannel.prototype.send = function (data) {
+    window.__sent.push(String(data));
+    return send.call(this, data);
+  };
+})();
+"""
+
+
+def own_address() -> str | None:
+    """A non-loopback address of this machine (WebRTC gathers no loopback candidates).
+    A UDP connect only picks the route: nothing is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))
+            address = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+@pytest.fixture(scope="module")
+def rtc_browser():
+    if own_address() is None:
+        pytest.skip("no network interface but loopback: WebRTC gathers no candidate here")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=build.find_chromium(), args=RTC_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def pair(rtc_browser, server, request):
+    name = re.sub(r"[^\w.-]+", "_", request.node.name)
+    sites = [Site(rtc_browser, f"{name}-host"), Site(rtc_browser, f"{name}-guest")]
+    for s in sites:
+        s.context.add_init_script(LOG_SENDS)
+    yield sites
+    for s in sites:
+        s.close()
+    for s in sites:
+        assert s.external == [], f"requests left 127.0.0.1: {s.external}"
+        errors = [m for m in s.console if m.startswith(("pageerror", "error"))]
+        assert not errors, errors
+
+
+class Friend(GameDriver):
+    """One side of a friend game, driven by clicks."""
+
+    def fair(self) -> dict:
+        return self.view()["fair"]
+
+    def seat(self) -> int:
+        return self.fair()["seat"]
+
+    def link(self) -> str:
+        self.page.wait_for_function(
+            "() => document.querySelector('#friend-link')?.value"
+            " && !document.querySelector('#friend-linkbox').hidden",
+            timeout=30_000,
+        )
+        return self.page.input_value("#friend-link")
+
+    def paste(self, code: str) -> None:
+        self.page.fill("#friend-paste", code)
+        self.page.click("#btn-friend-connect")
+
+    def wait_conn(self, conn: str, timeout: int = 30_000) -> None:
+        self.page.wait_for_selector(f"#friend[data-conn={conn}]", state="attached", timeout=timeout)
+
+    def sent(self) -> list[str]:
+        return self.page.evaluate("() => window.__sent")
+
+    def my_turn(self) -> bool:
+        return self.page.evaluate(
+            "() => { const g = window.junqiUI.game, v = g.view;"
+            " return g.ui === 'play' && !g.busy && v.turn === v.player && !v.fair.pending"
+            " && Boolean(v.dests); }"
+        )
+
+    def check_hidden(self) -> None:
+        """The other side's ranks: not on the board, the grid or in the page's state."""
+        if self.fair()["stage"] in ("setup", "play", "deal"):
+            self.assert_hidden_side(1 - self.seat())
+            state = self.page.evaluate(
+                "() => JSON.stringify(window.junqiUI.game.view.board)"
+            )
+            board = json.loads(state)
+            other = 1 - self.seat()
+            blind = self.desc()["id"] == "blind"
+            for square, piece in board.items():
+                secret = piece["down"] or (not blind and piece["owner"] == other)
+                if secret:
+                    assert piece["kind"] is None, (square, piece)
+
+
+def connect(host: Friend, guest_site: Site, server) -> Friend:
+    """The host's invitation opened by the guest, the guest's reply pasted by the host."""
+    url = host.link()
+    assert url.startswith(server.url) and "#friend=J1" in url
+    assert len(url) < 1500, len(url)
+    guest = Friend(guest_site.open(url))
+    guest.page.wait_for_selector("#btn-join")
+    assert "no server outside this site" in guest.page.inner_text("#friend-join")
+    guest.page.click("#btn-join")
+    reply = guest.link()
+    assert reply != url
+    host.paste(reply)
+    host.wait_conn("open")
+    guest.wait_conn("open")
+    return guest
+
+
+def play_until(sides, done, limit=200, attack_bias=0.8):
+    """Random legal moves by whichever side is to move, until done() or the limit."""
+    for _ in range(limit):
+        if done():
+            return True
+        mover = next((s for s in sides if s.my_turn()), None)
+        if mover is None:
+            time.sleep(0.1)
+            continue
+        mover.play_random(attack_bias)
+        for s in sides:
+            s.check_hidden()
+    return done()
+
+
+def combats(side: Friend) -> int:
+    return sum(
+        1 for ev in side.view()["history"] if ev.get("type") == "move" and ev.get("combat")
+    )
+
+
+SECRET_FIELDS = ('"layout"', '"salts"', '"secrets"', '"perm"', '"e"', '"kind"')
+
+
+def check_channel(side: Friend, piece_ids: set[str]) -> None:
+    """What this page sent: nothing names a rank or opens a secret before `open`."""
+    for text in side.sent():
+        message = json.loads(text)
+        if message["type"] in ("open", "reveal"):
+            break
+        for field in SECRET_FIELDS:
+            assert field not in text, (message["type"], field)
+        for value in re.findall(r'"([a-z_]+)"', text):
+            assert value not in piece_ids, (message["type"], value)
+
+
+@pytest.mark.parametrize("variant", ["classic", "gunjin", "blind"])
+def test_friend_game_over_webrtc(pair, server, variant):
+    host_site, guest_site = pair
+    host = Friend(host_site.open(f"{server.url}?moveclock={CLOCK}"), seed=1)
+    host.page.emulate_media(reduced_motion="reduce")
+    host.page.check(f"#variant-{variant}")
+    host.choose("mode", "friend")
+    if not host.page.is_checked("#friend-clock-option"):
+        host.page.click("#friend-clock-option")
+    assert host.page.is_checked("#net-lan")
+    # "over the internet" names the build's STUN server before anything could ask it
+    stun = [u.split(":")[1] for u in build.stun_servers()]
+    if stun:  # JUNQI_STUN= builds a site without "over the internet"
+        host.choose("net", "stun")
+        explain = host.page.inner_text("#net-explain")
+        assert all(name in explain for name in stun) and "IP address" in explain, explain
+        host.choose("net", "lan")
+    else:
+        assert host.page.is_disabled("#net-stun")
+    assert "no server outside this site" in host.page.inner_text("#net-explain")
+    host.page.click("#btn-play")
+    if variant == "classic":
+        host.link()
+        assert axe_scan(host.page, server.url) == []
+    guest = connect(host, guest_site, server)
+    guest.rng.seed(2)
+    sides = (host, guest)
+    piece_ids = {p["id"] for p in host.desc()["pieces"]}
+
+    # --- deployment: the host confirms, the guest's deploy clock deploys its draft -------
+    if variant != "blind":
+        for side in sides:
+            side.wait("setup")
+            side.check_hidden()
+        assert "to deploy" in host.page.inner_text("#clock")
+        host.page.click("#btn-mirror")
+        host.wait("setup")
+        host.page.click("#btn-confirm")
+        host.wait("wait", "play", mine=False)
+        guest.wait("play", mine=False, timeout=(CLOCK + 20) * 1000)  # by the clock
+    for side in sides:
+        side.wait("play", mine=False, timeout=60_000)
+        assert side.page.inner_text("#friend-conn").startswith("Connected")
+    assert host.seat() == 0 and guest.seat() == 1
+    assert host.view()["turn"] == 0
+
+    # --- moves and a combat (Blind: flips, and a combat when one comes) ------------------
+    target = 1 if variant != "blind" else 0
+    assert play_until(sides, lambda: combats(host) >= target and host.view()["ply"] >= 6)
+
+    # --- a time-out: the side to move waits out its clock, the turn passes ---------------
+    mover = next(s for s in sides if s.my_turn() or s.view()["turn"] == s.seat())
+    before = mover.view()["timeouts"][mover.seat()]
+    mover.page.wait_for_function(
+        "([n, seat]) => window.junqiUI.game.view.timeouts[seat] > n",
+        arg=[before, mover.seat()],
+        timeout=(CLOCK + 15) * 1000,
+    )
+    assert "Time ran out" in mover.message()
+
+    # --- the connection drops; a new link exchange; the game goes on --------------------
+    ply = host.view()["ply"]
+    guest.page.evaluate("() => window.junqiUI.game.channel.dc.close()")
+    for side in sides:
+        side.wait_conn("lost")
+    assert "Connection lost" in host.page.inner_text("#friend-conn")
+    assert "wait" in host.page.inner_text("#friend-state")
+    host.page.click("#btn-reconnect")
+    guest.paste(host.link())
+    host.paste(guest.link())
+    for side in sides:
+        side.wait_conn("open")
+    host.page.wait_for_function(
+        "() => { const f = window.junqiUI.game.view.fair; return f && f.transcript; }"
+    )
+    assert play_until(sides, lambda: host.view()["ply"] >= ply + 2)
+    for side in sides:
+        side.page.wait_for_function(
+            "t => window.junqiUI.game.view.fair.transcript === t",
+            arg=host.fair()["transcript"],
+            timeout=20_000,
+        )
+
+    # --- the end: a resignation, both pages open everything, the audit ------------------
+    for side in sides:
+        check_channel(side, piece_ids)
+    guest.page.click("#btn-resign")
+    guest.page.click("dialog.confirm [data-answer=yes]")
+    for side in sides:
+        side.wait("over", mine=False, timeout=60_000)
+        fair = side.fair()
+        assert fair["stage"] == "done" and fair["verdict"]["ok"] is True, fair["verdict"]
+        assert side.view()["result"] == {"winner": 0, "reason": "resignation"}
+        board = side.view()["board"]
+        assert all(p["kind"] for p in board.values()), "all revealed after the audit"
+    assert "you win" in host.status().lower()
+    assert "resigned" in guest.status().lower()
+    assert host.fair()["transcript"] == guest.fair()["transcript"]
+    assert host.page.is_visible("#btn-rematch")

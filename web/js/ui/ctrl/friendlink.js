@@ -1,0 +1,224 @@
+// A friend game's connection (a part of FriendGame, ctrl/friend.js): the invitation and
+// reply links, the WebRTC channel and its events, and the page's game clock, which stops
+// while the connection is down (up to PAUSE_MS). Also the browser's saved friend game.
+// No DOM; the bytes go through js/net/ (injected as `net`, so Node tests use a stand-in).
+
+import { t } from "../i18n.js";
+
+export const PAUSE_MS = 60_000; // a lost connection holds both clocks this long
+export const SAVE_KEY = "junqi.friend.v1";
+const CLOCK_KEY = `${SAVE_KEY}.clock`;
+
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+export const randomTag = () => hex(globalThis.crypto.getRandomValues(new Uint8Array(8)));
+
+/** The saved friend game of this browser, in local storage (one at a time): {load(),
+ * save(record), saveClock(clock), clear()}. The record holds the peer's state, this page's
+ * own secrets included: it never leaves this browser. */
+export function localSaves(storage = globalThis.localStorage) {
+  const read = (key) => {
+    try {
+      return JSON.parse(storage?.getItem(key) || "null");
+    } catch {
+      return null;
+    }
+  };
+  return {
+    load() {
+      const record = read(SAVE_KEY);
+      if (!record || record.v !== 1 || typeof record.state !== "string") return null;
+      return { ...record, clock: read(CLOCK_KEY) || {} };
+    },
+    save(record) {
+      storage.setItem(SAVE_KEY, JSON.stringify({ v: 1, ...record }));
+    },
+    saveClock(clock) {
+      storage.setItem(CLOCK_KEY, JSON.stringify(clock));
+    },
+    clear() {
+      storage?.removeItem(SAVE_KEY);
+      storage?.removeItem(CLOCK_KEY);
+    },
+  };
+}
+
+/** FriendGame's methods for the connection (assigned to its prototype). */
+export const linkMethods = {
+  gameNow() {
+    const now = this.wall();
+    const held = this.pause.since === null ? 0 : Math.min(now - this.pause.since, PAUSE_MS);
+    return now - this.pause.paused - held;
+  },
+
+  holdClock() {
+    if (this.pause.since === null) this.pause.since = this.wall();
+    this.saveClock();
+  },
+
+  releaseClock() {
+    if (this.pause.since !== null) {
+      this.pause.paused += Math.min(this.wall() - this.pause.since, PAUSE_MS);
+      this.pause.since = null;
+    }
+    this.saveClock();
+  },
+
+  /** ms the clocks still wait for a reconnection (null when they are not waiting). */
+  holdLeft() {
+    if (this.pause.since === null) return null;
+    return Math.max(0, PAUSE_MS - (this.wall() - this.pause.since));
+  },
+
+  saveClock() {
+    try {
+      this.saves?.saveClock({ ...this.pause, alive: this.conn === "open" ? this.wall() : null,
+        stage: this.view?.fair?.stage || null, offer: this.lastOffer || null });
+    } catch {
+      // storage full: the clock record is small, the game record says so below
+    }
+  },
+
+  iceServers(net = this.netMode) {
+    return net === "stun" ? this.stun.map((urls) => ({ urls })) : [];
+  },
+
+  /** This side makes the invitation (a new game, or a reconnection): a link to send. */
+  invite() {
+    return this.guard(async () => {
+      this.closeChannel();
+      this.conn = "gathering";
+      this.link = null;
+      this.linkError = null;
+      this.connError = null;
+      this.changed();
+      const channel = await this.net.Channel.offer({ iceServers: this.iceServers() });
+      this.useChannel(channel);
+      const code = await this.net.encodeSignal({ kind: "offer", net: this.netMode, game: this.match, sdp: channel.sdp });
+      this.link = { kind: "offer", code, url: this.net.signalURL(this.pageURL, code) };
+      this.lastOffer = code; // a page that opens its own invitation can say so
+      this.saveClock();
+      this.conn = "invite";
+      this.changed();
+    });
+  },
+
+  /** Answer an invitation ({kind: "offer", net, game, sdp}): a reply link to send back. */
+  answerInvite(signal) {
+    return this.guard(async () => {
+      this.closeChannel();
+      this.netMode = signal.net;
+      this.conn = "gathering";
+      this.link = null;
+      this.linkError = null;
+      this.connError = null;
+      this.changed();
+      const channel = await this.net.Channel.answer(signal.sdp, { iceServers: this.iceServers(signal.net) });
+      this.useChannel(channel);
+      const code = await this.net.encodeSignal({ kind: "answer", net: signal.net, game: this.match, sdp: channel.sdp });
+      this.link = { kind: "answer", code, url: this.net.signalURL(this.pageURL, code) };
+      this.conn = "reply";
+      this.changed();
+    });
+  },
+
+  /** A link or code the player pasted (or another tab passed on): a reply to this page's
+   * invitation, or an invitation to reconnect. Returns whether it was taken. */
+  async takeSignal(text) {
+    let signal;
+    try {
+      signal = typeof text === "string" ? await this.net.decodeSignal(text) : text;
+    } catch (err) {
+      this.linkError = err.message || String(err);
+      this.changed();
+      return false;
+    }
+    this.linkError = null;
+    if (signal.game !== this.match) {
+      this.linkError = t("friend.other_game");
+      this.changed();
+      return false;
+    }
+    if (signal.kind === "answer") {
+      if (this.conn !== "invite" || !this.channel) {
+        this.linkError = t("friend.no_invitation");
+        this.changed();
+        return false;
+      }
+      this.conn = "connecting";
+      this.changed();
+      await this.guard(() => this.channel.accept(signal.sdp));
+      return true;
+    }
+    await this.answerInvite(signal);
+    return true;
+  },
+
+  /** A code passed on by another tab: taken when it is for this game and fits the
+   * moment (a reply to this page's invitation, or an invitation to reconnect). */
+  async takeCode(code) {
+    let signal;
+    try {
+      signal = await this.net.decodeSignal(code);
+    } catch {
+      return false;
+    }
+    if (!this.peer || !signal.game || signal.game !== this.match) return false;
+    // a reply fits this page's own invitation; an invitation fits a page not inviting itself
+    if ((signal.kind === "answer") !== (this.conn === "invite")) return false;
+    return this.takeSignal(signal);
+  },
+
+  useChannel(channel) {
+    this.channel = channel;
+    channel.on("open", () => channel === this.channel && this.opened());
+    channel.on("message", (text) => channel === this.channel && this.received(text));
+    channel.on("lost", () => channel === this.channel && this.lost());
+    channel.on("failed", ({ reason }) => channel === this.channel && this.failed(reason));
+  },
+
+  closeChannel() {
+    const old = this.channel;
+    this.channel = null;
+    old?.close();
+  },
+
+  opened() {
+    this.conn = "open";
+    this.everOpen = true;
+    this.link = null;
+    this.linkError = null;
+    this.releaseClock();
+    this.changed();
+    // First thing on every new channel (the first one too): each side says what it has,
+    // and the other resends what is missing (the host's hello, moves made meanwhile).
+    this.peerCall({ call: "reconnect" }).catch(() => {});
+  },
+
+  received(text) {
+    this.peerCall({ call: "receive", text }).catch(() => {});
+  },
+
+  lost() {
+    this.conn = "lost";
+    this.holdClock();
+    this.changed();
+    this.fx.say(t("friend.conn.lost"));
+  },
+
+  failed(reason) {
+    this.conn = "failed";
+    this.connError = reason;
+    this.changed();
+    this.fx.say(t("friend.conn.failed"));
+  },
+
+  /** The connection in a few words (the indicator). */
+  connText() {
+    const key = {
+      none: "friend.conn.none", gathering: "friend.conn.gathering", invite: "friend.conn.invite",
+      reply: "friend.conn.reply", connecting: "friend.conn.connecting", open: "friend.conn.open",
+      lost: "friend.conn.lost", failed: "friend.conn.failed",
+    }[this.conn];
+    return t(key);
+  },
+};
