@@ -37,7 +37,10 @@ RUN_JS = """async ({variant, combats, deals, seed}) => {
     const t0 = performance.now();
     const reply = await engine.call(request);
     const ms = performance.now() - t0;
-    if (!reply.ok) throw new Error(JSON.stringify(reply.error) + " for " + JSON.stringify(request).slice(0, 200));
+    if (!reply.ok) {
+      throw new Error(JSON.stringify(reply.error) + " for " +
+                      JSON.stringify(request).slice(0, 200));
+    }
     return [reply, ms];
   }
   async function pair() {
@@ -52,7 +55,8 @@ RUN_JS = """async ({variant, combats, deals, seed}) => {
     for (;;) {
       const i = p.inbox.findIndex((box) => box.length);
       if (i < 0) return spent;
-      const [reply, ms] = await timed({op: "fair", peer: p.peers[i], call: "receive", text: p.inbox[i].shift(), now: 0});
+      const [reply, ms] = await timed({op: "fair", peer: p.peers[i], call: "receive",
+                                       text: p.inbox[i].shift(), now: 0});
       spent += ms;
       p.views[i] = reply.view;
       p.inbox[1 - i].push(...reply.send);
@@ -79,7 +83,8 @@ RUN_JS = """async ({variant, combats, deals, seed}) => {
       out.deals.push(spent);
       // a few flips
       for (let k = 0; k < 6; k++) {
-        const i = p.views.findIndex((v) => v.fair.stage === "play" && v.turn === v.player && v.dests);
+        const i = p.views.findIndex(
+          (v) => v.fair.stage === "play" && v.turn === v.player && v.dests);
         if (i < 0) break;
         const flips = p.views[i].dests.flips;
         if (!flips.length) break;
@@ -98,7 +103,8 @@ RUN_JS = """async ({variant, combats, deals, seed}) => {
     for (const i of [0, 1]) await act(p, i, {call: "deploy"});
     await deliver(p);
     for (let n = 0; n < 400 && out.combats.length < combats; n++) {
-      const i = p.views.findIndex((v) => v.fair.stage === "play" && !v.fair.pending && v.turn === v.player && v.dests);
+      const i = p.views.findIndex((v) => v.fair.stage === "play" && !v.fair.pending &&
+                                          v.turn === v.player && v.dests);
       if (i < 0) break;
       const moves = [], attacks = [];
       for (const [from, targets] of Object.entries(p.views[i].dests.moves)) {
@@ -180,7 +186,7 @@ def main() -> int:
             f"{'ok' if ok else 'OVER'} (p95)"
         )
     ends = results["classic"]["ends"] + results["gunjin"]["ends"]
-    print(f"game end with both audits {stats(ends)}  (the last action, both openings, both replays)")
+    print(f"game end with both audits {stats(ends)}  (the last action, openings, replays)")
     deals = results["blind"]["deals"]
     ok = bool(deals) and max(deals) <= 3000
     verdicts.append(ok)

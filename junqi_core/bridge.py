@@ -573,9 +573,7 @@ def op_fair_host(message: dict) -> dict:
     variant = _variant(message)  # unknown_variant, unknown_preset, bad_option
     clock = message.get("clock")
     try:
-        peer = FairPeer.host(
-            variant.id, message.get("preset"), message.get("options"), clock=clock
-        )
+        peer = FairPeer.host(variant.id, message.get("preset"), message.get("options"), clock=clock)
     except RulesRefused as error:
         raise BridgeError("bad_rules", str(error)) from None
     except ValueError as error:  # FairError: the clock
@@ -665,7 +663,8 @@ def op_fair_restore(message: dict) -> dict:
     except FairError as error:
         raise BridgeError(error.code, str(error)) from None
     except Exception as error:  # a damaged save: refuse it whole
-        raise BridgeError("bad_state", f"the saved friend game is damaged ({type(error).__name__})") from None
+        damage = type(error).__name__
+        raise BridgeError("bad_state", f"the saved friend game is damaged ({damage})") from None
     peer_id = _store_peer(peer)
     _peer_states[peer_id] = state
     return {"peer": peer_id, "view": view}

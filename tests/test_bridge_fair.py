@@ -209,7 +209,10 @@ def test_fair_host_takes_presets_and_options():
         ("not json", "bad_state"),
         (json.dumps({"format": "junqi-save"}), "bad_state"),
         (None, "bad_state"),
-        (json.dumps({"format": "junqi-fair-peer", "version": 1, "engine": "0.0.0"}), "version_mismatch"),
+        (
+            json.dumps({"format": "junqi-fair-peer", "version": 1, "engine": "0.0.0"}),
+            "version_mismatch",
+        ),
     ],
 )
 def test_fair_restore_refuses_what_is_not_a_saved_friend_game(state, code):

@@ -120,9 +120,7 @@ class Friend(GameDriver):
         """The other side's ranks: not on the board, the grid or in the page's state."""
         if self.fair()["stage"] in ("setup", "play", "deal"):
             self.assert_hidden_side(1 - self.seat())
-            state = self.page.evaluate(
-                "() => JSON.stringify(window.junqiUI.game.view.board)"
-            )
+            state = self.page.evaluate("() => JSON.stringify(window.junqiUI.game.view.board)")
             board = json.loads(state)
             other = 1 - self.seat()
             blind = self.desc()["id"] == "blind"
@@ -165,9 +163,7 @@ def play_until(sides, done, limit=200, attack_bias=0.8):
 
 
 def combats(side: Friend) -> int:
-    return sum(
-        1 for ev in side.view()["history"] if ev.get("type") == "move" and ev.get("combat")
-    )
+    return sum(1 for ev in side.view()["history"] if ev.get("type") == "move" and ev.get("combat"))
 
 
 SECRET_FIELDS = ('"layout"', '"salts"', '"secrets"', '"perm"', '"e"', '"kind"')
