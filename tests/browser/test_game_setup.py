@@ -1,11 +1,14 @@
 """Setup tools on the game page: swap, refused swap with its reason, Random, Mirror,
-Previous layout after a reload (each seat keeps its own)."""
+Previous layout after a reload (from either seat, turned round by the engine)."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import wait_ready
 from gamedriver import GameDriver, grid_label, no_page_errors  # noqa: F401
+
+from junqi_core.deployment import rotation_table
+from junqi_core.variants import find_variant
 
 OFFICERS = {
     "classic": {
@@ -122,10 +125,15 @@ def test_game_setup_tools(site, server, variant):
     page.wait_for_selector("#message:has-text('Previous layout loaded')")
     assert d.own_layout() == confirmed
 
-    # Playing second: each seat keeps its own previous layout (the page never turns a
-    # layout round; that would be rule knowledge).
+    # Playing second: the layout confirmed on the first seat comes back turned round to
+    # this side (the engine turns it: `from_player`), then this seat keeps its own.
     d.start(variant, mode="cpu", second=True)
-    assert page.is_disabled("#btn-previous")
+    page.click("#btn-previous")
+    page.wait_for_selector("#message:has-text('Previous layout loaded')")
+    board = find_variant(variant).board
+    turn = rotation_table(board)
+    index = {name: square for square, name in enumerate(board.names)}
+    assert d.own_layout() == {board.names[turn[index[sq]]]: kind for sq, kind in confirmed.items()}
     page.click("#btn-mirror")
     page.wait_for_selector("#message:has-text('Left and right swapped')")
     second = d.own_layout()

@@ -150,6 +150,13 @@ export class GameView {
     this.app.setTitle?.(title);
     this.status.textContent = ctrl.statusText();
     this.messageEl.textContent = ctrl.messageText();
+    // A long message scrolls inside its fixed-height area: then it takes keyboard focus
+    // too, so it can be scrolled without a pointer.
+    if (this.messageEl.scrollHeight > this.messageEl.clientHeight) {
+      this.messageEl.setAttribute("tabindex", "0");
+    } else {
+      this.messageEl.removeAttribute("tabindex");
+    }
     this.renderClock();
   }
 
