@@ -2,10 +2,11 @@
 connected over a WebRTC data channel with no STUN and no server, the link passed by hand.
 
 Per variant: the link exchange, deployment (one side by the deploy clock), moves with a
-combat, a time-out, a lost connection and a reconnection with fresh links, a resignation and
-the audit. Throughout: no request leaves 127.0.0.1 (the `Site` guard), and neither page's
-state, board, button grid nor anything sent on the data channel names a rank of the other
-side before the end.
+combat, a time-out, a lost connection and a reconnection with fresh links, a reload of one
+page (it comes back from its own saved game and reconnects), a resignation and the audit.
+Throughout: no request leaves 127.0.0.1 (the `Site` guard), and neither page's state, board,
+button grid nor anything sent on the data channel names a rank of the other side before the
+end.
 
 The clock: `?moveclock=N` (tests only) makes the host propose N seconds to deploy and to
 move instead of 90 and 30, so a time-out takes seconds; the real page uses the real clock.
@@ -256,6 +257,31 @@ def test_friend_game_over_webrtc(pair, server, variant):
     host.page.wait_for_function(
         "() => { const f = window.junqiUI.game.view.fair; return f && f.transcript; }"
     )
+    assert play_until(sides, lambda: host.view()["ply"] >= ply + 2)
+    for side in sides:
+        side.page.wait_for_function(
+            "t => window.junqiUI.game.view.fair.transcript === t",
+            arg=host.fair()["transcript"],
+            timeout=20_000,
+        )
+
+    # --- a reload: the guest's page comes back from its own saved game; new links -------
+    ply = host.view()["ply"]
+    transcript = guest.fair()["transcript"]
+    guest.page.reload()
+    guest.page.emulate_media(reduced_motion="reduce")
+    guest.page.wait_for_function(
+        "t => window.junqiUI?.game?.view?.fair?.transcript === t",
+        arg=transcript,
+        timeout=60_000,
+    )
+    guest.check_hidden()
+    host.wait_conn("lost")
+    host.page.click("#btn-reconnect")
+    guest.paste(host.link())
+    host.paste(guest.link())
+    for side in sides:
+        side.wait_conn("open")
     assert play_until(sides, lambda: host.view()["ply"] >= ply + 2)
     for side in sides:
         side.page.wait_for_function(
