@@ -397,15 +397,19 @@ def op_link_import(message: dict) -> dict:
 def op_replay(message: dict) -> dict:
     """Every position of a game, as one seat saw it (`viewer` 0 or 1) or with everything
     shown (`"all"`: finished games only), with each action's event as seen then.  The game
-    is a finished game of this page (`game`) or a record (`record`, object or JSON text)."""
+    is a finished game of this page (`game`), a record (`record`, object or JSON text) or a
+    share link's payload (`link`)."""
     viewer = message.get("viewer")
     if viewer != ALL:
         viewer = _player(message, "viewer")
-    if ("game" in message) == ("record" in message):
-        raise BridgeError("bad_request", "a replay needs either game or record")
+    sources = [key for key in ("game", "record", "link") if key in message]
+    if len(sources) != 1:
+        raise BridgeError("bad_request", "a replay needs one of game, record or link")
     record = message.get("record")
     if "game" in message:
         record = export_record(_finished(message).game)
+    elif "link" in message:
+        record = decode_link(message["link"])
     out = replay(record, viewer)
     rules = out["rules"]
     return {**out, "description": describe(find_variant(rules["variant"], None, rules["options"]))}

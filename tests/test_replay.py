@@ -156,6 +156,9 @@ RECORD = "the record of a finished game"
         ({"viewer": "ALL", "record": RECORD}, "bad_player"),
         ({"viewer": 0, "game": "g1", "record": RECORD}, "bad_request"),
         ({"viewer": 0}, "bad_request"),
+        ({"viewer": 0, "link": "AAAA", "record": RECORD}, "bad_request"),
+        ({"viewer": 0, "link": "not a link"}, "bad_link"),
+        ({"viewer": 0, "link": 5}, "bad_link"),
         ({"viewer": 0, "record": "{not json"}, "bad_record"),
         ({"viewer": 0, "record": {"format": "junqi-record", "version": 9}}, "bad_record"),
         ({"viewer": 0, "record": [1, 2]}, "bad_record"),
@@ -176,3 +179,14 @@ def test_unknown_game_and_tampered_record():
     record = finished("blind")
     record["result"] = {"winner": 1 - record["result"]["winner"], "reason": "resignation"}
     assert error_code(op="replay", record=record, viewer="all") == "bad_record"
+
+
+def test_a_share_link_replays_like_its_record():
+    record = finished("gunjin", seed=2)
+    game = ok(op="record_import", record=record)["game"]
+    link = ok(op="record_link", game=game)["link"]
+    for viewer in (0, 1, "all"):
+        by_link = ok(op="replay", link=link, viewer=viewer)
+        assert by_link["frames"] == ok(op="replay", record=record, viewer=viewer)["frames"]
+    damaged = link[:10] + ("A" if link[10] != "A" else "B") + link[11:]
+    assert error_code(op="replay", link=damaged, viewer="all") == "bad_link"
