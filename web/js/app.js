@@ -195,7 +195,7 @@ class App {
   replayGame() {
     const game = this.game;
     if (!game?.gameId) return null;
-    return this.openReplay({ game: game.gameId }, { meta: { mode: game.opts.mode, human: game.human } });
+    return this.openReplay({ game: game.gameId });
   }
 
   /** A record from a file (its text): refused with the engine's reason on the start screen. */
@@ -232,8 +232,8 @@ class App {
   }
 
   /** Ask the engine for the replay and show it; returns null, or the engine's reason. */
-  async openReplay(source, { meta = {} } = {}) {
-    const ctrl = new ReplayController({ engine: this.engine, variants: this.variants, source, meta,
+  async openReplay(source) {
+    const ctrl = new ReplayController({ engine: this.engine, variants: this.variants, source,
       settings: () => this.settings.snapshot() });
     if (!(await ctrl.load())) return ctrl.error || "?";
     this.endReplay();

@@ -30,13 +30,12 @@ export class ReplayController {
    * viewer: 0, 1, "all" or undefined ("all" when the game is finished, else 0)
    * settings: () => {labels} (read at render time); timers: {every, stop} (tests)
    */
-  constructor({ engine, variants = {}, source, viewer, settings = () => ({}), timers, meta = {} }) {
+  constructor({ engine, variants = {}, source, viewer, settings = () => ({}), timers }) {
     this.engine = engine;
     this.variants = variants;
     this.source = source;
     this.wanted = viewer;
     this.settings = settings;
-    this.meta = meta; // {mode: "cpu"|"hotseat", human}: how the game was played (names)
     this.timers = timers || {
       every: (fn, ms) => setInterval(fn, ms),
       stop: (id) => clearInterval(id),
@@ -216,8 +215,8 @@ export class ReplayController {
   }
 
   sideName(seat) {
-    const cpu = this.meta.mode === "cpu" && (this.meta.human === 0 || this.meta.human === 1);
-    let name = cpu ? t(seat === this.meta.human ? "side.you" : "side.cpu") : t(`side.${this.variant}.${seat}`);
+    // A replay retells the game: sides by their names (Red, Blue…), never "you".
+    let name = t(`side.${this.variant}.${seat}`);
     const colours = this.frame?.colours;
     if (this.variant === "blind" && colours) {
       name = t("side.with_colour", { side: name, colour: t(`colour.${colours[seat]}`) });
