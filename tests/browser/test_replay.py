@@ -126,7 +126,7 @@ def screenshots(page, variant: str) -> None:
     for size in ("390x844", "1280x800"):
         w, h = SIZES[size]
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(1000)  # the combat's flash is over
         check_layout(page, size)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"replay-{variant}-{size}.png"))

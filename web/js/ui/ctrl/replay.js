@@ -215,13 +215,11 @@ export class ReplayController {
   }
 
   sideName(seat) {
-    // A replay retells the game: sides by their names (Red, Blue…), never "you".
-    let name = t(`side.${this.variant}.${seat}`);
+    // A replay retells the game: sides by their names (Red, Blue…), never "you"; Blind
+    // sides by the colour they turned out to play, once the first flip decided it.
     const colours = this.frame?.colours;
-    if (this.variant === "blind" && colours) {
-      name = t("side.with_colour", { side: name, colour: t(`colour.${colours[seat]}`) });
-    }
-    return name;
+    if (this.variant === "blind" && colours) return t(`side.classic.${colours[seat] === "red" ? 0 : 1}`);
+    return t(`side.${this.variant}.${seat}`);
   }
 
   pieceName(kind) {
