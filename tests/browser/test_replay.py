@@ -284,6 +284,21 @@ def test_replay_of_a_record_file(site, server, variant, tmp_path):
     assert page.inner_text("#replay-message")
     screenshots(page, variant)
     page.set_viewport_size({"width": 390, "height": 844})
+    # Another language: every word of the replay follows, at the same step.
+    step = step_of(page)
+    page.click("#game-menu-toggle")
+    page.select_option("#lang-select", "es")
+    page.click("#game-menu-toggle")
+    page.wait_for_function(
+        "() => document.getElementById('replay-status').textContent.startsWith('Jugada ')"
+    )
+    assert step_of(page) == step
+    assert page.get_attribute("#replay-forward", "aria-label") == "Jugada siguiente"
+    page.keyboard.press("ArrowRight")
+    assert step_of(page) == step + 1
+    page.click("#game-menu-toggle")
+    page.select_option("#lang-select", "en")
+    page.click("#game-menu-toggle")
     page.click("#replay-close")
     page.wait_for_selector(".start #btn-play")
 

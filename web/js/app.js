@@ -223,11 +223,13 @@ class App {
     const payload = replayFragment(location.hash);
     if (payload === null) return false;
     history.replaceState(null, "", location.pathname + location.search);
-    if (this.replay || this.gameView) this.showStart();
-    this.startView?.setNotice(t("replay.loading"));
-    this.openReplay({ link: payload }).then((error) => {
+    (async () => {
+      if (this.game?.inProgress() && !(await this.confirm(t("confirm.replay"), t("replay.title")))) return;
+      if (this.replay || this.gameView) this.showStart();
+      this.startView?.setNotice(t("replay.loading"));
+      const error = await this.openReplay({ link: payload });
       if (error) this.showStart(t("start.bad_link", { message: error }));
-    });
+    })();
     return true;
   }
 
