@@ -276,14 +276,17 @@ export class ReplayController {
   messageText() {
     const ev = this.event;
     if (!ev) return this.frame?.phase === "setup" ? t("replay.setup") : "";
-    if (this.viewer === "all" && ev.type === "move" && ev.combat) {
+    if (ev.type === "move" && ev.combat) {
+      // Told in the third person from every viewpoint; a rank the viewpoint was not shown
+      // is "piece" (the event names only what the viewpoint knew then).
       const c = ev.combat;
-      const other = 1 - ev.player;
+      const name = (kind) => (kind ? this.pieceName(kind) : t("combat.piece"));
       const say = t("say.move", { side: this.sideName(ev.player), from: ev.from, to: ev.to });
-      return `${say} ${t(`replay.combat.${c.result}`, {
-        side: this.sideName(ev.player), other: this.sideName(other), sq: c.square,
-        attacker: this.pieceName(c.attacker), defender: this.pieceName(c.defender),
-      })}`;
+      const how = t(`replay.combat.${c.result}`, {
+        side: this.sideName(ev.player), other: this.sideName(1 - ev.player), sq: c.square,
+        attacker: name(c.attacker), defender: name(c.defender),
+      });
+      return [say, how, ev.offer_lapsed ? t("say.offer_lapsed") : ""].filter(Boolean).join(" ");
     }
     return words.eventText(ev, this.ctx());
   }
