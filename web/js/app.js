@@ -192,10 +192,15 @@ class App {
   // --- replays -------------------------------------------------------------------------
 
   /** The finished game on screen, replayed from its end screen (Close comes back to it). */
-  replayGame() {
+  async replayGame() {
     const game = this.game;
-    if (!game?.gameId) return null;
-    return this.openReplay({ game: game.gameId });
+    const source = await game?.replaySource();
+    if (!source || game !== this.game) return;
+    const error = await this.openReplay(source);
+    if (error && game === this.game) {
+      game.setMessage(() => t("replay.error", { message: error }));
+      game.changed();
+    }
   }
 
   /** A record from a file (its text): refused with the engine's reason on the start screen. */
@@ -239,6 +244,7 @@ class App {
       settings: () => this.settings.snapshot() });
     if (!(await ctrl.load())) return ctrl.error || "?";
     this.endReplay();
+    this.titleBefore = document.title;
     if (this.gameView) {
       this.gameView.root.remove(); // kept: Close comes back to the end screen
     } else {
@@ -271,9 +277,9 @@ class App {
     this.screen.append(this.gameView.root);
     this.bar.setGame(true);
     document.documentElement.dataset.screen = "game";
-    document.title = `${i18n.t(`variant.${this.game.variant}`)} — ${i18n.t("title.site")}`;
+    document.title = this.titleBefore || document.title;
     this.gameView.render();
-    this.gameView.b.replay.focus({ preventScroll: true });
+    this.gameView.root.querySelector("#btn-replay")?.focus({ preventScroll: true });
   }
 
   rules(variant) {

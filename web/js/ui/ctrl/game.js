@@ -659,6 +659,11 @@ export class GameController {
     return this.finishedAs("record_link", "link");
   }
 
+  /** What the replay op needs for this finished game (a friend game gives its record). */
+  async replaySource() {
+    return this.gameId ? { game: this.gameId } : null;
+  }
+
   async finishedAs(op, field) {
     let value = null;
     await this.guard(async () => {
