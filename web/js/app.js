@@ -207,19 +207,19 @@ class App {
   async openRecordFile(file) {
     if (!file) return false;
     if (file.size > MAX_FILE_BYTES) {
-      this.startView?.setNotice(t("start.bad_file", { message: t("start.too_large") }), true);
+      this.startView?.setNotice(t("start.bad_file", { message: t("start.too_large") }), true, "open");
       return false;
     }
-    this.startView?.setNotice(t("replay.loading"));
+    this.startView?.setNotice(t("replay.loading"), false, "open");
     let text;
     try {
       text = await file.text();
     } catch (err) {
-      this.startView?.setNotice(t("start.bad_file", { message: err.message || String(err) }), true);
+      this.startView?.setNotice(t("start.bad_file", { message: err.message || String(err) }), true, "open");
       return false;
     }
     const error = await this.openReplay({ record: text });
-    if (error) this.startView?.setNotice(t("start.bad_file", { message: error }), true);
+    if (error) this.startView?.setNotice(t("start.bad_file", { message: error }), true, "open");
     return !error;
   }
 

@@ -74,13 +74,17 @@ export class StartView {
     };
   }
 
-  /** A line at the top of the start screen: a refused record or link, or "Preparing…". */
-  setNotice(text, error = false) {
+  /** A line about a record or link: "Preparing…", or why it was refused. `where`: "top"
+   * (a link, opened with the page) or "open" (a file: beside the button that chose it). */
+  setNotice(text, error = false, where = "top") {
+    if (where === "open") this.openBox.append(this.notice);
+    else this.title.before(this.notice);
     this.notice.textContent = text || "";
     this.notice.hidden = !text;
     this.notice.classList.toggle("error", Boolean(error));
     if (error) this.notice.setAttribute("role", "alert");
     else this.notice.setAttribute("role", "status");
+    if (text && where === "open") this.notice.scrollIntoView?.({ block: "nearest" });
   }
 
   build() {
@@ -132,7 +136,7 @@ export class StartView {
       this.fileInput.value = "";
       if (file) this.app.openRecordFile(file);
     });
-    const open = h("div", { class: "start-open", id: "start-open" },
+    const open = this.openBox = h("div", { class: "start-open", id: "start-open" },
       h("button", { type: "button", id: "btn-open-record", "aria-describedby": "open-hint",
         on: { click: () => this.fileInput.click() } }, t("start.open_record")),
       h("p", { class: "hint", id: "open-hint" }, t("start.open_hint")),
@@ -144,7 +148,7 @@ export class StartView {
     this.root.append(
       h("div", { class: "start-form" },
         this.notice,
-        h("h2", { id: "start-title" }, t("start.title")),
+        this.title = h("h2", { id: "start-title" }, t("start.title")),
         h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
         this.rulesBox,
         mode, this.cpuBox, this.hotseatBox, this.friendBox,
