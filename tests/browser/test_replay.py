@@ -309,6 +309,10 @@ def test_bad_files_and_links_are_refused_and_the_start_screen_keeps_working(site
     notice = page.inner_text("#start-notice")
     assert notice.startswith("This replay link does not work: "), notice
     assert "#replay" not in page.url
+    page.set_viewport_size({"width": 390, "height": 844})
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "replay-refused-link-390x844.png"))
+    page.set_viewport_size({"width": 1280, "height": 800})
     # A file that is not JSON, and a record with an illegal move: the engine's reason.
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
