@@ -97,7 +97,10 @@ class App {
 
   applySetting(name) {
     document.documentElement.dataset.view = this.settings.view3d ? "3d" : "flat";
-    if (name === "labels" || name === "ranks") this.gameView?.render();
+    if (name === "labels" || name === "ranks") {
+      this.gameView?.render();
+      this.replay?.render();
+    }
   }
 
   gameVariant() {
