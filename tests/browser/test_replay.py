@@ -14,6 +14,7 @@ from gamedriver import ARTIFACTS, GameDriver, axe_scan, no_page_errors  # noqa: 
 
 from junqi_core.record import export_record, import_record
 from junqi_core.selfplay import random_game
+from junqi_core.share import encode_link
 from junqi_core.views import view
 
 REPLAY = "section.replay"
@@ -353,3 +354,18 @@ def test_bad_files_and_links_are_refused_and_the_start_screen_keeps_working(site
     page.click('label[for="mode-hotseat"]')
     page.click("#btn-play")
     page.wait_for_selector("section.game[data-ui=curtain]")
+    page.click("#btn-curtain")
+    page.wait_for_selector("section.game[data-ui=setup]")
+    # A good link while a game is in progress: asked first; "Cancel" keeps the game.
+    game = random_game("blind", 4, max_plies=30)
+    game.apply(game.turn, f"resign:{game.turn}")
+    payload = encode_link(game)
+    page.evaluate("p => { location.hash = 'replay=' + p; }", payload)
+    page.click("dialog.confirm [data-answer=no]")
+    assert page.is_visible("section.game[data-ui=setup]") and not page.is_visible(REPLAY)
+    page.evaluate("p => { location.hash = 'replay=' + p; }", payload)
+    page.click("dialog.confirm [data-answer=yes]")
+    wait_replay(page, "all")
+    assert page.get_attribute(REPLAY, "data-last") == str(len(game.history))
+    page.click("#replay-close")
+    page.wait_for_selector(".start #btn-play")
