@@ -269,6 +269,7 @@ def test_replay_of_a_record_file(site, server, variant, tmp_path):
     page.set_input_files("#record-file", str(path))
     wait_replay(page, "all")
     assert page.get_attribute(REPLAY, "data-variant") == variant
+    assert page.evaluate("scrollY") == 0  # the replay shows from the top
     for step in range(last + 1):
         check_step(page, everything, step)
         page.keyboard.press("ArrowRight")
@@ -279,6 +280,9 @@ def test_replay_of_a_record_file(site, server, variant, tmp_path):
     for step in (0, 1, last // 2, last - 1, last):
         slide(page, step)
         check_step(page, seen, step)
+    go_to_combat(page, record)
+    page.wait_for_timeout(1000)  # the combat's flash is over
+    page.screenshot(path=str(ARTIFACTS / f"replay-{variant}-seat1-390x844.png"))
     page.select_option("#replay-viewer", "all")
     wait_replay(page, "all")
     go_to_combat(page, record)

@@ -261,6 +261,7 @@ class App {
     document.documentElement.dataset.screen = "replay";
     document.title = `${ctrl.title()} — ${i18n.t("title.site")}`;
     this.replay.render();
+    scrollTo(0, 0); // the board from its top, wherever the screen before was scrolled
     this.replay.status.focus({ preventScroll: true });
     return null;
   }

@@ -84,7 +84,7 @@ export class StartView {
     this.notice.classList.toggle("error", Boolean(error));
     if (error) this.notice.setAttribute("role", "alert");
     else this.notice.setAttribute("role", "status");
-    if (text && where === "open") this.notice.scrollIntoView?.({ block: "nearest" });
+    if (text && error && where === "open") this.notice.scrollIntoView?.({ block: "nearest" });
   }
 
   build() {
