@@ -25,6 +25,7 @@ from junqi_core.record import (
     layout_from_json,
     layout_to_json,
 )
+from junqi_core.replay import ALL, ReplayRefused, replay
 from junqi_core.selfplay import selfplay
 from junqi_core.share import LinkError, decode_link, encode_link, record_text
 from junqi_core.text import quote
@@ -73,6 +74,8 @@ def handle(request: str) -> str:
         reply = _error(error.code, str(error))
     except LinkError as error:
         reply = _error("bad_link", str(error))
+    except ReplayRefused as error:
+        reply = _error(error.code, str(error))
     except Exception as error:  # the bridge must never let an exception reach the page
         reply = _error("internal", f"{type(error).__name__}: {error}")
     return json.dumps(reply, separators=(",", ":"), ensure_ascii=False)
@@ -391,6 +394,27 @@ def op_link_import(message: dict) -> dict:
     }
 
 
+def op_replay(message: dict) -> dict:
+    """Every position of a game, as one seat saw it (`viewer` 0 or 1) or with everything
+    shown (`"all"`: finished games only), with each action's event as seen then.  The game
+    is a finished game of this page (`game`), a record (`record`, object or JSON text) or a
+    share link's payload (`link`)."""
+    viewer = message.get("viewer")
+    if viewer != ALL:
+        viewer = _player(message, "viewer")
+    sources = [key for key in ("game", "record", "link") if key in message]
+    if len(sources) != 1:
+        raise BridgeError("bad_request", "a replay needs one of game, record or link")
+    record = message.get("record")
+    if "game" in message:
+        record = export_record(_finished(message).game)
+    elif "link" in message:
+        record = decode_link(message["link"])
+    out = replay(record, viewer)
+    rules = out["rules"]
+    return {**out, "description": describe(find_variant(rules["variant"], None, rules["options"]))}
+
+
 # --- saved games ------------------------------------------------------------------------------
 #
 # A save holds everything to go on after a reload, hidden things included (the CPU's layout
@@ -697,6 +721,7 @@ OPS: dict[str, Callable[[dict], dict]] = {
     "record_text": op_record_text,
     "record_link": op_record_link,
     "link_import": op_link_import,
+    "replay": op_replay,
     "save": op_save,
     "restore": op_restore,
     "selfplay": op_selfplay,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from junqi_core import __version__
@@ -128,10 +129,13 @@ def export_record(game: Game, meta: dict | None = None) -> dict:
     return record
 
 
-def import_record(data: Any, check_result: bool = True) -> Game:
+def import_record(
+    data: Any, check_result: bool = True, on_step: Callable[[Game], None] | None = None
+) -> Game:
     """Replay a record (a dict or its JSON text) into a new Game, or raise RecordError.
     `check_result=False` takes the result the actions reach instead of checking the one
-    the record claims (share links and saved games carry none of their own)."""
+    the record claims (share links and saved games carry none of their own).  `on_step`
+    is called with the game before the first action and after each one (replays)."""
     data = _parsed(data)
     version = data.get("version")
     if data.get("format") != RECORD_FORMAT:
@@ -146,6 +150,8 @@ def import_record(data: Any, check_result: bool = True) -> Game:
         raise RecordError("the record has too many actions")
 
     game = _new_game(variant, data)
+    if on_step is not None:
+        on_step(game)
     for number, action in enumerate(actions, 1):
         if game.phase == OVER:
             raise RecordError(f"action {number} ({quote(action)}) comes after the game ended")
@@ -154,6 +160,8 @@ def import_record(data: Any, check_result: bool = True) -> Game:
             game.apply(player, action)
         except IllegalActionError as error:
             raise RecordError(f"action {number} ({quote(action)}) is refused: {error}") from None
+        if on_step is not None:
+            on_step(game)
     if check_result:
         _check_result(game, data["result"])
     return game

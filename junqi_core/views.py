@@ -103,6 +103,24 @@ class View(TypedDict):
     result: Result | None
 
 
+class Frame(TypedDict):
+    """One position of a replay (`frame`): a view without history, actions and dests."""
+
+    ply: int
+    phase: Literal["setup", "play", "over"]
+    turn: int | None
+    quiet: int
+    quiet_limit: int
+    colours: list[str] | None
+    board: dict[str, Cell]
+    lost: list[Lost]
+    flags_shown: list[bool]
+    last_move: list[str] | None
+    offer_by: int | None
+    timeouts: list[int]
+    result: Result | None
+
+
 def _kind_ids(game: Game) -> dict[int, str]:
     return {k.kind: k.id for k in game.position_class.kinds}
 
@@ -131,6 +149,46 @@ def _owner(game: Game, p: int) -> int | None:
 
 def view(game: Game, player: int | None) -> View:
     """Everything `player` may know about the game right now."""
+    position = game.position
+    board = board_view(game, player)
+    history = [event(game, entry, player) for entry in game.history]
+    last_move = next(([e["from"], e["to"]] for e in reversed(history) if e.get("to")), None)
+    return {
+        "variant": game.variant.id,
+        "rules": game.variant.rules_json(),  # type: ignore[typeddict-item]
+        "phase": game.phase,
+        "player": player,
+        "turn": position.turn if game.phase == PLAY else None,
+        "ply": position.ply,
+        "quiet": position.quiet,
+        "quiet_limit": position.quiet_limit,
+        "colours": _colours(game),
+        "deployed": [layout is not None for layout in game.layouts],
+        "board": board,
+        "lost": [_lost(game, player, p) for p in (0, 1)],
+        "flags_shown": list(game.flag_shown),
+        "history": history,
+        "last_move": last_move,
+        "offer_by": game.offer_by,
+        "timeouts": list(game.timeouts),
+        "actions": game.meta_actions(player) if player is not None else [],
+        "dests": dests(game, player),
+        "result": _result(game),
+    }
+
+
+def _colours(game: Game) -> list[str] | None:
+    swap = game.position.swap
+    return None if swap < 0 else [COLOUR_NAMES[swap], COLOUR_NAMES[1 - swap]]
+
+
+def _result(game: Game) -> Result | None:
+    result = game.result
+    return None if result is None else {"winner": result.winner, "reason": result.reason}
+
+
+def board_view(game: Game, player: int | None) -> dict[str, Cell]:
+    """The board as `player` may see it: {square: cell} of the occupied squares."""
     names = game.board_spec.names
     kinds = _kind_ids(game)
     position = game.position
@@ -153,44 +211,70 @@ def view(game: Game, player: int | None) -> View:
                 "kind": kinds[p & KIND_MASK] if _sees_kind(game, player, p) else None,
                 "down": bool(p & FACE_DOWN),
             }
-    history = [event(game, entry, player) for entry in game.history]
-    last_move = next(([e["from"], e["to"]] for e in reversed(history) if e.get("to")), None)
-    colours = None
-    if position.swap >= 0:
-        colours = [COLOUR_NAMES[position.swap], COLOUR_NAMES[1 - position.swap]]
+    return board  # type: ignore[return-value]
+
+
+def frame(game: Game, player: int | None, everything: bool = False) -> Frame:
+    """One position of a replay as `player` saw it then: a view without the history and
+    the actions.  `everything` shows every piece (a finished game's replay: public then)."""
+    position = game.position
+    if game.phase == SETUP:  # the confirmed layouts only (a replay has no drafts)
+        board = _layouts(game, (0, 1) if everything else (player,))
+    elif everything:
+        board = _board_everything(game)
+    else:
+        board = board_view(game, player)
+    lost = [_lost(game, player, p, everything) for p in (0, 1)]
+    last = next((e for e in reversed(game.history) if e.frm is not None and e.frm != e.to), None)
+    names = game.board_spec.names
     return {
-        "variant": game.variant.id,
-        "rules": game.variant.rules_json(),  # type: ignore[typeddict-item]
-        "phase": game.phase,
-        "player": player,
-        "turn": position.turn if game.phase == PLAY else None,
         "ply": position.ply,
+        "phase": game.phase,
+        "turn": position.turn if game.phase == PLAY else None,
         "quiet": position.quiet,
         "quiet_limit": position.quiet_limit,
-        "colours": colours,
-        "deployed": [layout is not None for layout in game.layouts],
+        "colours": _colours(game),
         "board": board,
-        "lost": [_lost(game, player, p) for p in (0, 1)],
+        "lost": lost,
         "flags_shown": list(game.flag_shown),
-        "history": history,
-        "last_move": last_move,
+        "last_move": None if last is None else [names[last.frm], names[last.to]],  # type: ignore[index]
         "offer_by": game.offer_by,
         "timeouts": list(game.timeouts),
-        "actions": game.meta_actions(player) if player is not None else [],
-        "dests": dests(game, player),
-        "result": (
-            None
-            if game.result is None
-            else {"winner": game.result.winner, "reason": game.result.reason}
-        ),
+        "result": _result(game),
     }
 
 
-def _lost(game: Game, viewer: int | None, loser: int) -> Lost:
+def _layouts(game: Game, shown: tuple) -> dict[str, Cell]:
+    """During setup: the confirmed layouts, ranks named for the seats in `shown`."""
+    names = game.board_spec.names
+    kinds = _kind_ids(game)
+    board: dict[str, Cell] = {}
+    for seat, layout in enumerate(game.layouts):
+        for square, kind in (layout or {}).items():
+            named = kinds[kind] if seat in shown else None
+            board[names[square]] = {"owner": seat, "kind": named, "down": False}
+    return board
+
+
+def _board_everything(game: Game) -> dict[str, Cell]:
+    names = game.board_spec.names
+    kinds = _kind_ids(game)
+    board: dict[str, Cell] = {}
+    for square, p in enumerate(game.position.board):
+        if p:
+            board[names[square]] = {
+                "owner": game.position.piece_owner(p),
+                "kind": kinds[p & KIND_MASK],
+                "down": bool(p & FACE_DOWN),
+            }
+    return board
+
+
+def _lost(game: Game, viewer: int | None, loser: int, everything: bool = False) -> Lost:
     """Pieces a player has lost: by name if the viewer knows them, else a count."""
     pieces = game.removed[loser]
     kinds = _kind_ids(game)
-    known = game.phase == OVER or game.variant.public_face_up or viewer == loser
+    known = everything or game.phase == OVER or game.variant.public_face_up or viewer == loser
     return {
         "count": len(pieces),
         "kinds": [kinds[p & KIND_MASK] for p in pieces] if known else None,

@@ -205,6 +205,14 @@ test("a friend game: links, hello, deployment, moves, resignation, the audit", a
   assert.match(guest.statusText(), /You resigned/);
   const record = await host.record();
   assert.equal(record.variant, "classic");
+  // The finished game's replay, move list and share link come from that audited record.
+  assert.deepEqual(await guest.replaySource(), { record });
+  assert.equal(host.controls().replay.shown, true);
+  assert.match(await host.recordText(), /^Classic Junqi/);
+  const link = await guest.recordLink();
+  const replay = await engine.call({ op: "replay", link, viewer: "all" });
+  assert.equal(replay.ok, true);
+  assert.deepEqual(replay.result, { winner: 0, reason: "resignation" });
 
   // Write-ahead: every message a page sent was in the state it had saved before.
   const saved = { host: null, guest: null };

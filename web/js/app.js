@@ -8,6 +8,7 @@
 
 import { h, clear } from "./ui/view/dom.js";
 import * as i18n from "./ui/i18n.js";
+import { t } from "./ui/i18n.js";
 import { setBase } from "./ui/assets.js";
 import * as prefs from "./ui/prefs.js";
 import { StartController } from "./ui/ctrl/start.js";
@@ -19,6 +20,18 @@ import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
 import { Sound } from "./ui/view/sound.js";
 import { startFriend, openFriendLink } from "./ui/view/friend.js";
+import { ReplayController } from "./ui/ctrl/replay.js";
+import { ReplayView } from "./ui/view/replay.js";
+
+// The address of a shared replay: #replay=<record_link payload> (docs/records.md).
+const REPLAY_KEY = "replay";
+const MAX_FILE_BYTES = 1_500_000; // the engine refuses records over 1,000,000 characters
+
+/** The replay payload in a page's fragment, or null. */
+export function replayFragment(hash) {
+  const text = String(hash || "").replace(/^#/, "");
+  return text ? new URLSearchParams(text).get(REPLAY_KEY) : null;
+}
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
@@ -30,7 +43,9 @@ export async function mount(root, engine, data, { loader, assets } = {}) {
   const app = new App(root, engine, data, loader);
   window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows
   app.showStart();
-  openFriendLink(app); // a friend's invitation or reply in the address, or a game to go on with
+  // a shared replay in the address; else a friend's invitation or reply, or a game to go on with
+  if (!app.openReplayLink()) openFriendLink(app);
+  addEventListener("hashchange", () => app.openReplayLink());
   root.dataset.ui = "ready";
   return app;
 }
@@ -46,6 +61,8 @@ class App {
     this.start = new StartController({ info: this.info, variants: this.variants, store: prefs });
     this.game = null; // the GameController on screen
     this.gameView = null;
+    this.replay = null; // the ReplayView on screen (over the game's end screen, if any)
+    this.notice = ""; // a message for the start screen (a record or link that was refused)
     this.startView = null;
     this.sound = new Sound(this.settings);
     this.bar = new AppBar(this, this.settings);
@@ -80,7 +97,10 @@ class App {
 
   applySetting(name) {
     document.documentElement.dataset.view = this.settings.view3d ? "3d" : "flat";
-    if (name === "labels" || name === "ranks") this.gameView?.render();
+    if (name === "labels" || name === "ranks") {
+      this.gameView?.render();
+      this.replay?.render();
+    }
   }
 
   gameVariant() {
@@ -90,8 +110,9 @@ class App {
   relabel() {
     this.labelShell();
     this.bar.render();
+    if (this.replay) this.replay.relabel();
     if (this.gameView) this.gameView.relabel();
-    else this.showStart();
+    else if (!this.replay) this.showStart();
   }
 
   say(text) {
@@ -102,17 +123,19 @@ class App {
   }
 
   endGame() {
+    this.endReplay();
     if (this.gameView) this.gameView.dispose();
     this.game = null;
     this.gameView = null;
   }
 
-  showStart() {
+  showStart(notice = "") {
     const fromGame = Boolean(this.game);
     this.endGame();
     this.startView?.dispose();
     this.say("");
     clear(this.screen);
+    this.notice = notice;
     this.startView = new StartView(this.start, this);
     this.screen.append(this.startView.root);
     this.bar.setGame(false);
@@ -167,6 +190,100 @@ class App {
   async changeMode() {
     if (this.game.inProgress() && !(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
     this.showStart();
+  }
+
+  // --- replays -------------------------------------------------------------------------
+
+  /** The finished game on screen, replayed from its end screen (Close comes back to it). */
+  async replayGame() {
+    const game = this.game;
+    const source = await game?.replaySource();
+    if (!source || game !== this.game) return;
+    const error = await this.openReplay(source);
+    if (error && game === this.game) {
+      game.setMessage(() => t("replay.error", { message: error }));
+      game.changed();
+    }
+  }
+
+  /** A record from a file (its text): refused with the engine's reason on the start screen. */
+  async openRecordFile(file) {
+    if (!file) return false;
+    if (file.size > MAX_FILE_BYTES) {
+      this.startView?.setNotice(t("start.bad_file", { message: t("start.too_large") }), true, "open");
+      return false;
+    }
+    this.startView?.setNotice(t("replay.loading"), false, "open");
+    let text;
+    try {
+      text = await file.text();
+    } catch (err) {
+      this.startView?.setNotice(t("start.bad_file", { message: err.message || String(err) }), true, "open");
+      return false;
+    }
+    const error = await this.openReplay({ record: text });
+    if (error) this.startView?.setNotice(t("start.bad_file", { message: error }), true, "open");
+    return !error;
+  }
+
+  /** #replay=… in the address: opens that replay (once the engine is up). False: none. */
+  openReplayLink() {
+    const payload = replayFragment(location.hash);
+    if (payload === null) return false;
+    history.replaceState(null, "", location.pathname + location.search);
+    (async () => {
+      if (this.game?.inProgress() && !(await this.confirm(t("confirm.replay"), t("replay.title")))) return;
+      if (this.replay || this.gameView) this.showStart();
+      this.startView?.setNotice(t("replay.loading"));
+      const error = await this.openReplay({ link: payload });
+      if (error) this.showStart(t("start.bad_link", { message: error }));
+    })();
+    return true;
+  }
+
+  /** Ask the engine for the replay and show it; returns null, or the engine's reason. */
+  async openReplay(source) {
+    const ctrl = new ReplayController({ engine: this.engine, variants: this.variants, source,
+      settings: () => this.settings.snapshot() });
+    if (!(await ctrl.load())) return ctrl.error || "?";
+    this.endReplay();
+    this.titleBefore = document.title;
+    if (this.gameView) {
+      this.gameView.root.remove(); // kept: Close comes back to the end screen
+    } else {
+      this.startView?.dispose();
+      this.startView = null;
+    }
+    clear(this.screen);
+    this.replay = new ReplayView(this, ctrl);
+    this.screen.append(this.replay.root);
+    this.bar.setGame(false);
+    document.documentElement.dataset.screen = "replay";
+    document.title = `${ctrl.title()} — ${i18n.t("title.site")}`;
+    this.replay.render();
+    scrollTo(0, 0); // the board from its top, wherever the screen before was scrolled
+    this.replay.status.focus({ preventScroll: true });
+    return null;
+  }
+
+  endReplay() {
+    if (!this.replay) return;
+    this.replay.dispose();
+    this.replay.root.remove();
+    this.replay = null;
+  }
+
+  /** Close: back to the game's end screen it came from, else to the start screen. */
+  closeReplay() {
+    if (!this.gameView) return this.showStart();
+    this.endReplay();
+    clear(this.screen);
+    this.screen.append(this.gameView.root);
+    this.bar.setGame(true);
+    document.documentElement.dataset.screen = "game";
+    document.title = this.titleBefore || document.title;
+    this.gameView.render();
+    this.gameView.root.querySelector("#btn-replay")?.focus({ preventScroll: true });
   }
 
   rules(variant) {

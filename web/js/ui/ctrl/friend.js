@@ -481,6 +481,39 @@ export class FriendGame extends GameController {
     }
   }
 
+  // --- the finished game: replay, move list, link (from the audited record) ---------------
+
+  async replaySource() {
+    const record = await this.record();
+    return record ? { record } : null;
+  }
+
+  async recordText() {
+    return this.fromRecord("record_text", "text");
+  }
+
+  async recordLink() {
+    return this.fromRecord("record_link", "link");
+  }
+
+  /** An op on the finished game's record, imported for a moment as a game of this page. */
+  async fromRecord(op, field) {
+    const record = await this.record();
+    if (!record) return null;
+    const imported = await this.engine.call({ op: "record_import", record });
+    if (!imported.ok) {
+      this.fail(imported);
+      return null;
+    }
+    const reply = await this.engine.call({ op, game: imported.game });
+    await this.engine.call({ op: "drop", game: imported.game });
+    if (!reply.ok) {
+      this.fail(reply);
+      return null;
+    }
+    return reply[field];
+  }
+
   controls() {
     const base = super.controls();
     const over = this.ui === "over";
@@ -491,6 +524,7 @@ export class FriendGame extends GameController {
       curtain: { shown: false, enabled: false },
       rematch: { shown: over, enabled: over && !this.busy && !fair?.rematch?.mine },
       record: { shown: over && this.variant !== "blind", enabled: over && !this.busy },
+      replay: { shown: over && this.variant !== "blind", enabled: over && !this.busy },
       reconnect: { shown: ["lost", "failed"].includes(this.conn) && fair?.stage !== "done", enabled: true },
     };
   }

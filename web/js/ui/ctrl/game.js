@@ -646,13 +646,32 @@ export class GameController {
 
   /** The finished game's record (docs/api.md), or null (the message says why). */
   async record() {
-    let record = null;
+    return this.finishedAs("record_export", "record");
+  }
+
+  /** The finished game as a readable move list, or null. */
+  async recordText() {
+    return this.finishedAs("record_text", "text");
+  }
+
+  /** The finished game as a share-link payload (docs/records.md), or null. */
+  async recordLink() {
+    return this.finishedAs("record_link", "link");
+  }
+
+  /** What the replay op needs for this finished game (a friend game gives its record). */
+  async replaySource() {
+    return this.gameId ? { game: this.gameId } : null;
+  }
+
+  async finishedAs(op, field) {
+    let value = null;
     await this.guard(async () => {
-      const reply = await this.call({ op: "record_export" });
+      const reply = await this.call({ op });
       if (!reply.ok) return this.fail(reply);
-      record = reply.record;
+      value = reply[field];
     });
-    return record;
+    return value;
   }
 
   inProgress() {
@@ -872,6 +891,7 @@ export class GameController {
         ui === "play" && Boolean(v?.actions?.includes("offer"))),
       resign: show(playing && !offered, this.canResign()),
       rematch: show(ui === "over"),
+      replay: show(ui === "over"),
       record: show(ui === "over"),
       curtain: show(ui === "curtain"),
     };

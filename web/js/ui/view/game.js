@@ -29,10 +29,18 @@ const BUTTONS = {
   offer: ["btn-offer", "action.offer", (v) => v.ctrl.offer(), ""],
   resign: ["btn-resign", "action.resign", (v) => v.resign(), ""],
   rematch: ["btn-rematch", "action.rematch", (v) => v.app.rematch(), "primary"],
+  replay: ["btn-replay", "action.replay", (v) => v.app.replayGame(), ""],
   record: ["btn-record", "action.save_record", (v) => v.saveRecord(), ""],
   again: ["btn-again", "action.choose", (v) => v.app.changeMode(), ""],
   curtain: ["btn-curtain", "curtain.open", (v) => v.ctrl.openCurtain(), "primary big"],
 };
+
+/** This page's address with a replay in its fragment (`#replay=`; docs/records.md). */
+export function replayURL(payload) {
+  const url = new URL(location.href);
+  url.hash = `replay=${payload}`;
+  return url.href;
+}
 
 export class GameView {
   /** app: {say(text), rematch(), changeMode(), confirm(), sound, settings, engine} */
@@ -76,7 +84,7 @@ export class GameView {
       this.messageEl);
     this.actions = h("div", { class: "action-bar", id: "context-actions" },
       b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline,
-      b.offer, b.resign, b.rematch, b.record, b.again);
+      b.offer, b.resign, b.rematch, b.replay, b.record, b.again);
     this.board = new Board(ctrl.desc, ctrl.seat, (sq) => ctrl.tap(sq));
     this.stage = h("div", { class: "board-stage" }, this.board.svg);
     this.boardWrap = h("div", { class: "board-wrap" }, this.stage);
@@ -97,7 +105,20 @@ export class GameView {
         h("summary", { id: `${id}-summary`, "data-i18n": key }, t(key)), content);
     this.gridPanel = details("grid-panel", "panel.grid", this.grid.root, prefs.get("gridOpen", false));
     this.gridPanel.addEventListener("toggle", () => prefs.set("gridOpen", this.gridPanel.open));
+    this.shareNote = h("p", { class: "share-note", id: "share-note", role: "status" });
+    this.endPanel = h("section", { class: "panel end-panel", id: "end-panel", hidden: true,
+      "aria-labelledby": "end-panel-title" },
+    h("h3", { id: "end-panel-title", "data-i18n": "panel.keep" }, t("panel.keep")),
+    h("div", { class: "row" },
+      h("button", { type: "button", id: "btn-save-json", "data-i18n": "action.save_record",
+        on: { click: () => this.saveRecord() } }, t("action.save_record")),
+      h("button", { type: "button", id: "btn-save-text", "data-i18n": "action.save_text",
+        on: { click: () => this.saveText() } }, t("action.save_text")),
+      h("button", { type: "button", id: "btn-share", "data-i18n": "action.share_link",
+        on: { click: () => this.shareLink() } }, t("action.share_link"))),
+    this.shareNote);
     this.panels = h("aside", { class: "panels" },
+      this.endPanel,
       h("section", { class: "panel", "aria-labelledby": "lost-title" },
         h("h3", { id: "lost-title", "data-i18n": "panel.lost" }, t("panel.lost")),
         this.sidesEl, this.lostEl, this.quietEl),
@@ -195,6 +216,11 @@ export class GameView {
 
   renderControls() {
     const controls = this.ctrl.controls();
+    const over = Boolean(controls.record?.shown);
+    if (this.endPanel.hidden === over) {
+      this.endPanel.hidden = !over;
+      this.shareNote.textContent = "";
+    }
     for (const [name, button] of Object.entries(this.b)) {
       if (name === "curtain") continue;
       const control = name === "again" ? controls.rematch : controls[name];
@@ -253,15 +279,58 @@ export class GameView {
   /** The finished game's record as a JSON file the player can keep. */
   async saveRecord() {
     const record = await this.ctrl.record();
-    if (!record) return;
-    const text = JSON.stringify(record, null, 1);
-    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    if (record) this.download(JSON.stringify(record, null, 1), "json", "application/json");
+  }
+
+  /** The finished game as a move list people can read (a text file). */
+  async saveText() {
+    const text = await this.ctrl.recordText();
+    if (text) this.download(text, "txt", "text/plain");
+  }
+
+  download(text, ext, type) {
+    const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
     const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, "");
-    const link = h("a", { href: url, download: `junqi-${this.ctrl.variant}-${stamp}.json`, hidden: true });
+    const link = h("a", { href: url, download: `junqi-${this.ctrl.variant}-${stamp}.${ext}`, hidden: true });
     document.body.append(link);
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+
+  /** A link that opens this game's replay (the game in the fragment, never sent to a
+   * server): shared through the system's share sheet on phones, else copied. */
+  async shareLink() {
+    const payload = await this.ctrl.recordLink();
+    if (!payload) return;
+    const url = replayURL(payload);
+    this.shareNote.dataset.link = url;
+    const title = t("share.title", { variant: t(`variant.${this.ctrl.variant}`) });
+    const coarse = matchMedia("(pointer: coarse)").matches;
+    if (coarse && navigator.share && navigator.canShare?.({ title, url })) {
+      try {
+        await navigator.share({ title, url });
+        return;
+      } catch (err) {
+        if (err?.name === "AbortError") return;
+      }
+    }
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      copied = false;
+    }
+    if (copied) {
+      this.shareNote.textContent = t("share.copied");
+    } else {
+      const field = h("input", { type: "text", id: "share-url", readonly: true, value: url,
+        "aria-label": t("action.share_link") });
+      this.shareNote.replaceChildren(h("span", {}, t("share.shown")), field);
+      field.select();
+    }
+    this.app.say(this.shareNote.textContent);
   }
 
   /** Put keyboard focus somewhere sensible after the screen changed under it. */

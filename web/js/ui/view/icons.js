@@ -24,6 +24,14 @@ const PATHS = {
   flat: [["rect", { x: 4.5, y: 4.5, width: 15, height: 15, rx: 1.5 }],
     ["path", { d: "M4.5 12h15M12 4.5v15" }]],
   tilted: [["path", { d: "M7 6h10l3.5 12.5h-17z" }], ["path", { d: "M5.2 12.3h13.6M12 6v12.5" }]],
+  // replay: first, back, play, pause, forward, last, close
+  first: [["path", { d: "M6 5.5v13" }], ["path", { d: "M18 6l-9 6 9 6z", class: "solid" }]],
+  back: [["path", { d: "M16 6l-9 6 9 6z", class: "solid" }]],
+  play: [["path", { d: "M8 5.5l11 6.5-11 6.5z", class: "solid" }]],
+  pause: [["path", { d: "M7 5.5h3.5v13H7zM13.5 5.5H17v13h-3.5z", class: "solid" }]],
+  forward: [["path", { d: "M8 6l9 6-9 6z", class: "solid" }]],
+  last: [["path", { d: "M18 5.5v13" }], ["path", { d: "M6 6l9 6-9 6z", class: "solid" }]],
+  close: [["path", { d: "M6 6l12 12M18 6L6 18" }]],
 };
 
 export function icon(name) {

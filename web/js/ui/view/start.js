@@ -30,10 +30,61 @@ export class StartView {
     this.build();
     const unsubscribe = start.subscribe(() => this.update());
     const unlisten = app.engine.onChange(() => this.renderEngine());
+    const undrop = this.listenForDrops();
     this.unlisten = () => {
       unsubscribe();
       unlisten();
+      undrop();
     };
+  }
+
+  /** A record file dropped anywhere on the start screen opens its replay. */
+  listenForDrops() {
+    const files = (event) => [...(event.dataTransfer?.types || [])].includes("Files");
+    let depth = 0;
+    const show = (on) => this.root.classList.toggle("dropping", on);
+    const handlers = {
+      dragenter: (event) => {
+        if (!files(event)) return;
+        depth++;
+        show(true);
+      },
+      dragover: (event) => {
+        if (!files(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = "copy";
+      },
+      dragleave: (event) => {
+        if (files(event) && --depth <= 0) {
+          depth = 0;
+          show(false);
+        }
+      },
+      drop: (event) => {
+        if (!files(event)) return;
+        event.preventDefault();
+        depth = 0;
+        show(false);
+        this.app.openRecordFile(event.dataTransfer.files[0]);
+      },
+    };
+    for (const [name, fn] of Object.entries(handlers)) document.addEventListener(name, fn);
+    return () => {
+      for (const [name, fn] of Object.entries(handlers)) document.removeEventListener(name, fn);
+    };
+  }
+
+  /** A line about a record or link: "Preparing…", or why it was refused. `where`: "top"
+   * (a link, opened with the page) or "open" (a file: beside the button that chose it). */
+  setNotice(text, error = false, where = "top") {
+    if (where === "open") this.openBox.append(this.notice);
+    else this.title.before(this.notice);
+    this.notice.textContent = text || "";
+    this.notice.hidden = !text;
+    this.notice.classList.toggle("error", Boolean(error));
+    if (error) this.notice.setAttribute("role", "alert");
+    else this.notice.setAttribute("role", "status");
+    if (text && error && where === "open") this.notice.scrollIntoView?.({ block: "nearest" });
   }
 
   build() {
@@ -77,16 +128,34 @@ export class StartView {
     this.playButton = h("button", { type: "button", id: "btn-play", class: "primary big",
       "aria-describedby": "start-summary start-engine",
       on: { click: () => this.app.play(this.start.gameOptions()) } }, t("start.play"));
+    // A saved record: a file chosen here or dropped anywhere on the screen.
+    this.fileInput = h("input", { type: "file", id: "record-file", accept: ".json,application/json",
+      class: "sr-only", tabindex: "-1", "aria-hidden": "true" });
+    this.fileInput.addEventListener("change", () => {
+      const file = this.fileInput.files[0];
+      this.fileInput.value = "";
+      if (file) this.app.openRecordFile(file);
+    });
+    const open = this.openBox = h("div", { class: "start-open", id: "start-open" },
+      h("button", { type: "button", id: "btn-open-record", "aria-describedby": "open-hint",
+        on: { click: () => this.fileInput.click() } }, t("start.open_record")),
+      h("p", { class: "hint", id: "open-hint" }, t("start.open_hint")),
+      this.fileInput,
+      h("p", { class: "drop-note", "aria-hidden": "true" }, t("start.drop")));
+    this.notice = h("p", { class: "start-notice", id: "start-notice", role: "status", hidden: true });
     // The chosen game's board, drawn from the static description (wide screens only).
     this.preview = h("div", { class: "start-preview", "aria-hidden": "true" });
     this.root.append(
       h("div", { class: "start-form" },
-        h("h2", { id: "start-title" }, t("start.title")),
+        this.notice,
+        this.title = h("h2", { id: "start-title" }, t("start.title")),
         h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
         this.rulesBox,
         mode, this.cpuBox, this.hotseatBox, this.friendBox,
-        h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote)),
+        h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote),
+        open),
       this.preview);
+    if (this.app.notice) this.setNotice(this.app.notice, true);
     this.renderRules();
     this.update();
   }
