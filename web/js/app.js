@@ -19,6 +19,7 @@ import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
 import { Sound } from "./ui/view/sound.js";
 import { startFriend, openFriendLink } from "./ui/view/friend.js";
+import { watchGame, replaceSaved, continueBox, statsBox } from "./ui/view/resume.js";
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
@@ -122,13 +123,26 @@ class App {
     if (fromGame) this.startView.focusFirst();
   }
 
-  /** Play button of the start screen. */
-  play(options) {
+  /** Play button of the start screen (a new game replaces the saved one: asked first). */
+  async play(options) {
+    if (!(await replaceSaved(this, options))) return;
     return this.startGame(options);
+  }
+
+  /** The start screen's extra boxes: the saved game to continue, the statistics. */
+  startExtras() {
+    return { resume: continueBox(this), stats: statsBox(this) };
+  }
+
+  /** A game screen was built: marks, notes, saving, statistics (view/resume.js). */
+  watch(ctrl, view, saved = null) {
+    watchGame(this, ctrl, view, saved);
   }
 
   async startGame(options) {
     if (options.mode === "friend") return startFriend(this, options);
+    const { saved, ...rest } = options; // saved: a resumed game's page data (marks)
+    options = rest;
     this.endGame();
     this.startView?.dispose();
     this.startView = null;
@@ -145,6 +159,7 @@ class App {
     });
     this.game = game;
     this.gameView = new GameView(this, game);
+    this.watch(game, this.gameView, saved);
     this.screen.append(this.gameView.root);
     this.bar.setGame(true);
     document.documentElement.dataset.screen = "game";

@@ -19,6 +19,7 @@
 
 import { t, pieceName, shortName } from "../i18n.js";
 import * as words from "./words.js";
+import { curtainSeat } from "./resume.js";
 
 export const MAX_TIMEOUTS = 3;
 export const MOVE_SECONDS = 30;
@@ -185,7 +186,10 @@ export class GameController {
     this.ui = "loading";
     this.setMessage();
     this.changed();
-    const reply = await this.engine.call(this.newGameRequest());
+    // A saved game goes on (opts.restored: the worker's resume_game reply, ctrl/resume.js).
+    const restored = this.opts.restored;
+    delete this.opts.restored;
+    const reply = restored || await this.engine.call(this.newGameRequest());
     if (token !== this.token) {
       if (reply.ok) this.engine.call({ op: "drop", game: reply.game }).catch(() => {});
       return;
@@ -201,7 +205,7 @@ export class GameController {
     if (reply.description) this.desc = reply.description; // these rules' board and pieces
     this.view = reply.view;
     if (this.cpu) return this.route();
-    return this.showCurtain(0);
+    return this.showCurtain(restored ? curtainSeat(this.view) : 0);
   }
 
   /** Games against the CPU: what comes next after the view changed. */

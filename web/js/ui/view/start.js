@@ -79,13 +79,16 @@ export class StartView {
       on: { click: () => this.app.play(this.start.gameOptions()) } }, t("start.play"));
     // The chosen game's board, drawn from the static description (wide screens only).
     this.preview = h("div", { class: "start-preview", "aria-hidden": "true" });
+    const extras = this.app.startExtras?.() || {}; // view/resume.js: Continue, statistics
     this.root.append(
       h("div", { class: "start-form" },
+        extras.resume || null,
         h("h2", { id: "start-title" }, t("start.title")),
         h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
         this.rulesBox,
         mode, this.cpuBox, this.hotseatBox, this.friendBox,
-        h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote)),
+        h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote),
+        extras.stats || null),
       this.preview);
     this.renderRules();
     this.update();
