@@ -1,5 +1,5 @@
 // Display settings, remembered: what pieces show (Chinese/Japanese characters or words),
-// rank numbers, sound, the perspective view. No DOM.
+// rank numbers, sound, the perspective view, deduction notes. No DOM.
 //
 // "labels" defaults to the characters in Chinese and Japanese and to words elsewhere, until
 // the player chooses (then the choice stays, whatever the language).
@@ -30,6 +30,11 @@ export class Settings {
     return this.store.get("sound", true) !== false;
   }
 
+  /** Deduction notes on hidden enemy pieces (off until the player turns them on). */
+  get notes() {
+    return Boolean(this.store.get("notes", false));
+  }
+
   get view3d() {
     return Boolean(this.store.get("view3d", false));
   }
@@ -47,6 +52,7 @@ export class Settings {
 
   /** What the board needs to know. */
   snapshot() {
-    return { labels: this.labels, ranks: this.ranks, view3d: this.view3d, sound: this.sound };
+    return { labels: this.labels, ranks: this.ranks, view3d: this.view3d, sound: this.sound,
+      notes: this.notes };
   }
 }
