@@ -85,7 +85,15 @@ test("note labels in words, and the unaccounted list", () => {
   assert.equal(noteText({ min: "colonel", max: "general" }, name), "Colonel–General");
   assert.equal(noteText({ not: ["mine"] }, name), "not Mine");
   assert.equal(noteText({ one_of: ["bomb", "mine"] }, name), "Bomb / Mine");
-  assert.equal(noteText({ is: "flag" }, name), "Flag");
+  assert.equal(noteText({ is: "flag" }, name), "= Flag");
+  const pieces = { pieces: [{ id: "major", rank: 4, movable: true }, { id: "bomb", rank: null, movable: true },
+    { id: "mine", rank: null, movable: false }, { id: "flag", rank: null, movable: false }] };
+  assert.equal(noteText({ not: ["mine", "flag"] }, name, pieces), "mobile");
+  assert.equal(noteText({ not: ["bomb", "mine", "flag"] }, name, pieces), "ranked");
+  assert.equal(noteText({ not: ["mine"] }, name, pieces), "not Mine");
+  // The few kinds it cannot be, when that is shorter than the label.
+  assert.equal(noteText({ max: "major", also: ["bomb", "mine"] }, name, pieces, ["major", "bomb", "mine"]), "not Flag");
+  assert.equal(noteText({ min: "major" }, name, pieces, ["major"]), "≥ Major");
   assert.equal(noteText({}, name), "");
   const desc = { pieces: [{ id: "general" }, { id: "mine" }] };
   assert.deepEqual(unaccountedLines([{ kind: "mine", count: 3 }, { kind: "general", count: 1 }, { kind: "flag", count: 0 }],

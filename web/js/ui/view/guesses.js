@@ -9,7 +9,7 @@
 
 import { h, s, clear } from "./dom.js";
 import { t } from "../i18n.js";
-import { fitText } from "./board.js";
+import { fitText, fitLabel, textWidth } from "./board.js";
 import { MarkBook, markable, markChoices, UNSURE } from "../ctrl/marks.js";
 import { noteText, unaccountedLines } from "../ctrl/notes.js";
 
@@ -114,7 +114,7 @@ export class Guesses {
     }
     const notes = this.currentNotes();
     for (const [square, note] of Object.entries(notes?.pieces || {})) {
-      const text = noteText(note.label, (k) => this.name(k));
+      const text = noteText(note.label, (k) => this.name(k), this.ctrl.desc, note.kinds);
       if (!text) continue;
       tags.set(square, { mark: tags.get(square)?.mark || "", note: text });
     }
@@ -148,20 +148,28 @@ export class Guesses {
       const colour = piece ? this.ctrl.colourClass(piece) : "none";
       const g = s("g", { class: `tag ${colour}`, transform: `translate(${sq.x},${sq.y})`, "data-tag": square });
       if (tag.note) {
+        // One line, or two for a long note; a deduced kind reads "= Major".
         const room = w - 8;
-        const { size, squeeze } = fitText(tag.note, room, geo.river ? 12 : 11.5);
-        g.append(s("text", { x: 0, y: (geo.river ? 8 : 4) + size * 0.35, class: "note-text",
-          "font-size": size, textLength: squeeze ? room : null,
-          lengthAdjust: squeeze ? "spacingAndGlyphs" : null, "data-note": square }, tag.note));
+        const { lines, size, squeeze } = fitLabel(tag.note, room, 15, hgt - 6);
+        const lineHeight = Math.round(size * 1.05);
+        const middle = geo.river ? (tag.mark ? 8 : 5) : 1; // below a mark's tag
+        const first = middle + Math.round(size * 0.36) - ((lines.length - 1) * lineHeight) / 2;
+        const text = s("text", { x: 0, y: first, class: "note-text", "font-size": size,
+          textLength: squeeze ? room : null, lengthAdjust: squeeze ? "spacingAndGlyphs" : null,
+          "data-note": square });
+        if (lines.length === 1) text.textContent = tag.note;
+        else lines.forEach((line, i) => text.append(s("tspan", { x: 0, dy: i ? lineHeight : 0 }, line)));
+        g.append(text);
       }
       if (tag.mark) {
-        const size = 12;
-        const { size: fitted } = fitText(tag.mark, w - 14, size);
-        const tw = Math.max(22, Math.min(w - 2, fitted * 0.62 * [...tag.mark].length + 12));
-        const top = geo.river ? -hgt / 2 - 4 : -hgt / 2 - 7;
+        // A dashed tag on the piece's top edge: the player's own guess.
+        const { size } = fitText(tag.mark, w - 12, 14);
+        const tw = Math.min(w + 6, Math.max(24, textWidth(tag.mark, size) + 14));
+        const th = 20;
+        const top = -hgt / 2 - (geo.river ? 6 : 10);
         g.append(
-          s("rect", { x: -tw / 2, y: top, width: tw, height: 17, rx: 8.5, class: "mark-pill" }),
-          s("text", { x: 0, y: top + 12.5, class: "mark-text", "font-size": fitted,
+          s("rect", { x: -tw / 2, y: top, width: tw, height: th, rx: th / 2, class: "mark-pill" }),
+          s("text", { x: 0, y: top + th / 2 + size * 0.36, class: "mark-text", "font-size": size,
             "data-mark-tag": square }, tag.mark));
       }
       layer.append(g);
