@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { MarkBook, markable, markChoices } from "../../web/js/ui/ctrl/marks.js";
 import { noteText, unaccountedLines } from "../../web/js/ui/ctrl/notes.js";
 import { describeSaved, resumeOptions, resumeViewer, curtainSeat, Stats, statsEntry } from "../../web/js/ui/ctrl/resume.js";
-import { bridge, useLanguage } from "./support.mjs";
+import { Settings } from "../../web/js/ui/ctrl/settings.js";
+import { bridge, useLanguage, memoryStore } from "./support.mjs";
 
 const engine = bridge();
 after(() => engine.close());
@@ -153,4 +154,11 @@ test("statistics count won, drawn and lost per variant and opponent", () => {
   assert.deepEqual(stats.rows(), []);
   data.set("junqi.stats.v1", "{broken");
   assert.deepEqual(stats.rows(), []);
+});
+
+test("deduction notes are off until turned on, then remembered", () => {
+  const store = memoryStore();
+  assert.equal(new Settings(store, () => "en").notes, false);
+  new Settings(store, () => "en").set("notes", true);
+  assert.equal(new Settings(store, () => "en").notes, true);
 });

@@ -49,7 +49,7 @@ export class GameController {
    * settings: () => {labels: "characters"|"words"} (read at render time)
    */
   constructor({ engine, desc, options, store, effects = {}, settings = () => ({}), timers,
-    random = randomSeed, clockSeconds = MOVE_SECONDS, setupSeconds = SETUP_SECONDS,
+    random = null, clockSeconds = MOVE_SECONDS, setupSeconds = SETUP_SECONDS,
     cpuMinMs = CPU_MIN_MS }) {
     this.engine = engine;
     this.desc = desc;
@@ -64,7 +64,10 @@ export class GameController {
       stop: (id) => clearInterval(id),
       later: (fn, ms) => setTimeout(fn, ms),
     };
-    this.random = random;
+    this.random = random || randomSeed;
+    // A game's seed decides the CPU's layout and choices: the page sends one only when a
+    // test asks for repeatable games (`random`); otherwise the engine draws it in secret.
+    this.seeded = Boolean(random);
     this.clockSeconds = clockSeconds;
     this.setupSeconds = setupSeconds;
     this.cpuMinMs = cpuMinMs;
@@ -157,7 +160,8 @@ export class GameController {
 
   /** The new_game request for these options (rule preset and options only when chosen). */
   newGameRequest() {
-    const request = { op: "new_game", variant: this.variant, seed: this.random() };
+    const request = { op: "new_game", variant: this.variant };
+    if (this.seeded) request.seed = this.random();
     if (this.opts.preset) request.preset = this.opts.preset;
     if (this.opts.rules && Object.keys(this.opts.rules).length) request.options = this.opts.rules;
     if (this.cpu) {

@@ -52,7 +52,6 @@ export class Settings {
 
   /** What the board needs to know. */
   snapshot() {
-    return { labels: this.labels, ranks: this.ranks, view3d: this.view3d, sound: this.sound,
-      notes: this.notes };
+    return { labels: this.labels, ranks: this.ranks, view3d: this.view3d, sound: this.sound };
   }
 }
