@@ -157,7 +157,7 @@ def test_notes_show_the_engines_labels(site, server):
     game = page.evaluate("window.junqiUI.game.gameId")
     notes = call(page, {"op": "notes", "game": game, "player": 0})["notes"]
     shown = notes_shown(page)
-    labelled = {sq for sq, n in notes["pieces"].items() if n["label"]}
+    labelled = {sq for sq, n in notes["pieces"].items() if any(n["label"].values())}
     assert set(shown) == labelled
     prefix = {"is": "= ", "min": "≥ ", "max": "≤ ", "not": "not "}
     names = {p["id"]: p for p in d.desc()["pieces"]}

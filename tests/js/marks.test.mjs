@@ -96,6 +96,7 @@ test("note labels in words, and the unaccounted list", () => {
   assert.equal(noteText({ max: "major", also: ["bomb", "mine"] }, name, pieces, ["major", "bomb", "mine"]), "not Flag");
   assert.equal(noteText({ min: "major" }, name, pieces, ["major"]), "≥ Major");
   assert.equal(noteText({}, name), "");
+  assert.equal(noteText({ not: [] }, name), ""); // anything at all: nothing to say
   const desc = { pieces: [{ id: "general" }, { id: "mine" }] };
   assert.deepEqual(unaccountedLines([{ kind: "mine", count: 3 }, { kind: "general", count: 1 }, { kind: "flag", count: 0 }],
     desc, name).map((l) => l.text), ["General ×1", "Mine ×3"]);

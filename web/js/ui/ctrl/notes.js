@@ -33,6 +33,7 @@ function labelText(label, name, desc) {
 }
 
 function notText(ids, name, desc) {
+  if (!ids?.length) return ""; // "not" nothing: the engine knows nothing of this piece yet
   const same = (kinds) => kinds.length === ids.length && kinds.every((id) => ids.includes(id));
   const pieces = desc?.pieces || [];
   if (pieces.length) {
