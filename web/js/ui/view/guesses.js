@@ -9,7 +9,7 @@
 
 import { h, s, clear } from "./dom.js";
 import { t } from "../i18n.js";
-import { fitText, fitLabel, textWidth } from "./board.js";
+import { fitText, textWidth } from "./board.js";
 import { MarkBook, markable, markChoices, UNSURE } from "../ctrl/marks.js";
 import { noteText, unaccountedLines } from "../ctrl/notes.js";
 
@@ -150,15 +150,22 @@ export class Guesses {
       if (tag.note) {
         // One line, or two for a long note; a deduced kind reads "= Major".
         const room = w - 8;
-        const { lines, size, squeeze } = fitLabel(tag.note, room, 15, hgt - 6);
+        const { lines, size, squeeze } = noteLayout(tag.note, room);
         const lineHeight = Math.round(size * 1.05);
         const middle = geo.river ? (tag.mark ? 8 : 5) : 1; // below a mark's tag
         const first = middle + Math.round(size * 0.36) - ((lines.length - 1) * lineHeight) / 2;
+        const single = lines.length === 1;
         const text = s("text", { x: 0, y: first, class: "note-text", "font-size": size,
-          textLength: squeeze ? room : null, lengthAdjust: squeeze ? "spacingAndGlyphs" : null,
-          "data-note": square });
-        if (lines.length === 1) text.textContent = tag.note;
-        else lines.forEach((line, i) => text.append(s("tspan", { x: 0, dy: i ? lineHeight : 0 }, line)));
+          textLength: single && squeeze ? room : null,
+          lengthAdjust: single && squeeze ? "spacingAndGlyphs" : null, "data-note": square });
+        if (single) text.textContent = tag.note;
+        else {
+          lines.forEach((line, i) => {
+            const wide = textWidth(line, size) > room;
+            text.append(s("tspan", { x: 0, dy: i ? lineHeight : 0, textLength: wide ? room : null,
+              lengthAdjust: wide ? "spacingAndGlyphs" : null }, line));
+          });
+        }
         g.append(text);
       }
       if (tag.mark) {
@@ -270,4 +277,21 @@ export class Guesses {
   dispose() {
     this.unsettings?.();
   }
+}
+
+/** A note on a tile: one line at 12 units or more, else two lines split where they come
+ * out biggest (a note never shrinks below what a phone can read if two lines help). */
+function noteLayout(text, room) {
+  const one = fitText(text, room, 15);
+  const words = text.split(" ");
+  if (one.size >= 12 || words.length < 2) return { lines: [text], ...one };
+  let best = null;
+  for (let i = 1; i < words.length; i++) {
+    const lines = [words.slice(0, i).join(" "), words.slice(i).join(" ")];
+    const fits = lines.map((line) => fitText(line, room, 14));
+    const size = Math.min(...fits.map((f) => f.size));
+    const squeeze = lines.some((line) => textWidth(line, size) > room);
+    if (!best || size > best.size) best = { lines, size, squeeze };
+  }
+  return best.size > one.size ? best : { lines: [text], ...one };
 }
