@@ -134,15 +134,26 @@ def test_hot_seat_marks_belong_to_the_player_who_made_them(site, server):
     assert "marked" not in page.eval_on_selector_all(
         ".button-grid .sr-only", "ss => ss.map(s => s.textContent).join(' ')"
     )
+    # Notes for the seat that looks: player 1's own view, nothing under the curtain.
+    page.check("#notes-option")
+    page.wait_for_selector("svg.board [data-note]")
+    game = page.evaluate("window.junqiUI.game.gameId")
+    notes = call(page, {"op": "notes", "game": game, "player": 1})["notes"]
+    assert set(notes_shown(page)) <= set(notes["pieces"])
+    assert all(d.view()["board"][sq]["owner"] == 0 for sq in notes_shown(page))
     own = enemy_hidden(d, 1)[0]
     mark(page, own, "?")
     d.play_random()
     d.wait("moved")
     page.click("#btn-change-turn")
     d.wait("curtain")
+    assert notes_shown(page) == {} and tags(page) == {}
+    assert page.inner_text("#notes-list") == ""
     page.click("#btn-curtain")
     d.wait("play")
     assert d.viewer() == 0
+    page.wait_for_selector("svg.board [data-note]")
+    assert all(d.view()["board"][sq]["owner"] == 1 for sq in notes_shown(page))
     shown = tags(page)
     assert own not in shown
     assert list(shown.values()) in ([], ["?"])  # the mark is back, unless its piece fell
