@@ -70,7 +70,8 @@ def assert_no_save_seen(page) -> None:
 def wait_saved(page, ply: int) -> dict:
     page.wait_for_function(
         f"""async () => {{ const r = await ({READ_SAVE_JS})();
-            return Boolean(r) && r.summary.ply === {ply}; }}"""
+            return Boolean(r) && r.summary.ply === {ply}; }}""",
+        timeout=60_000,
     )
     return page.evaluate(READ_SAVE_JS)
 
@@ -115,13 +116,14 @@ def replay_uninterrupted(save: str, record: dict, human: int) -> list[str]:
     return [e["action"] for e in view["history"]]
 
 
-@pytest.mark.parametrize("variant", ["classic", "gunjin"])
+@pytest.mark.parametrize("variant", ["classic", "blind", "gunjin"])
 def test_a_cpu_game_survives_a_reload_and_ends_as_the_uninterrupted_game(site, server, variant):
     page, d = open_page(site, server, seed=5)
     d.start(variant, mode="cpu", level="easy")
-    page.click("#btn-random")
-    d.wait("setup")
-    page.click("#btn-confirm")
+    if variant != "blind":
+        page.click("#btn-random")
+        d.wait("setup")
+        page.click("#btn-confirm")
     d.wait("play")
     first = wait_saved(page, 0)  # the start of play, CPU layout and seed inside
     assert first["summary"]["cpus"] == {"1": "easy"}
@@ -134,7 +136,8 @@ def test_a_cpu_game_survives_a_reload_and_ends_as_the_uninterrupted_game(site, s
     page.wait_for_selector("#btn-continue")
     page.locator("#continue-box").screenshot(path=str(ARTIFACTS / f"resume-continue-{variant}.png"))
     what = page.inner_text("#continue-what")
-    assert {"classic": "Classic Junqi", "gunjin": "Gunjin Shogi"}[variant] in what, what
+    names = {"classic": "Classic Junqi", "blind": "Blind Junqi", "gunjin": "Gunjin Shogi"}
+    assert names[variant] in what, what
     assert "Easy" in what and f"move {ply}" in what, what
     page.click("#btn-continue")
     d.wait("play", "over")
@@ -230,6 +233,14 @@ def test_a_new_game_asks_before_replacing_the_saved_one(site, server):
     d.wait("setup")
     wait_saved(page, 0)  # the new game's setup is the saved game now
     assert page.evaluate(READ_SAVE_JS)["summary"]["phase"] == "setup"
+    # Discard on the start screen forgets it.
+    reload(page)
+    page.wait_for_selector("#btn-continue")
+    assert "setting up" in page.inner_text("#continue-what")
+    page.click("#btn-forget-saved")
+    page.click("dialog.confirm [data-answer=yes]")
+    page.wait_for_selector("#continue-box", state="hidden")
+    assert page.evaluate(READ_SAVE_JS) is None
 
 
 def test_statistics_count_a_finished_game_and_reset(site, server):

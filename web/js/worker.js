@@ -238,9 +238,10 @@ async function savedGameCall(request, bridge) {
       case "save":
         return errorResponse("worker_only", "saves stay in the engine's worker; use keep_game");
       case "keep_game": {
-        const reply = JSON.parse(bridge(JSON.stringify({ op: "save", game: request.game })));
+        // As text: a CPU's seed has up to 62 bits, which a JavaScript number would round.
+        const reply = JSON.parse(bridge(JSON.stringify({ op: "save", game: request.game, text: true })));
         if (!reply.ok) return JSON.stringify(reply);
-        const record = { save: JSON.stringify(reply.save), summary: reply.summary,
+        const record = { save: reply.save, summary: reply.summary,
           page: pageData(request.page), at: Date.now() };
         await savedRecord("readwrite", (store) => store.put(record, SAVE_KEY));
         return okResponse({ summary: reply.summary });
