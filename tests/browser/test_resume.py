@@ -241,6 +241,18 @@ def test_a_new_game_asks_before_replacing_the_saved_one(site, server):
     page.click("dialog.confirm [data-answer=yes]")
     page.wait_for_selector("#continue-box", state="hidden")
     assert page.evaluate(READ_SAVE_JS) is None
+    # A game abandoned on purpose (Change mode, confirmed) is not offered to continue.
+    d.start("gunjin", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    wait_saved(page, 0)
+    d.open_menu()
+    page.click("#btn-mode")
+    page.click("dialog.confirm [data-answer=yes]")
+    page.wait_for_selector(".start")
+    page.wait_for_function(f"async () => !(await ({READ_SAVE_JS})())")
+    page.click("#btn-play")
+    d.wait("setup")  # no question: nothing to replace
 
 
 def test_statistics_count_a_finished_game_and_reset(site, server):

@@ -19,7 +19,7 @@ import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
 import { Sound } from "./ui/view/sound.js";
 import { startFriend, openFriendLink } from "./ui/view/friend.js";
-import { watchGame, replaceSaved, continueBox, statsBox } from "./ui/view/resume.js";
+import { watchGame, replaceSaved, abandonSaved, continueBox, statsBox } from "./ui/view/resume.js";
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
@@ -170,7 +170,10 @@ class App {
 
   async newGame() {
     const game = this.game;
-    if (game.inProgress() && !(await this.confirm(i18n.t("confirm.new"), i18n.t("action.new")))) return;
+    if (game.inProgress()) {
+      if (!(await this.confirm(i18n.t("confirm.new"), i18n.t("action.new")))) return;
+      abandonSaved(this, game); // abandoned: not offered to continue
+    }
     this.startGame(game.nextOptions());
   }
 
@@ -180,7 +183,10 @@ class App {
   }
 
   async changeMode() {
-    if (this.game.inProgress() && !(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
+    if (this.game.inProgress()) {
+      if (!(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
+      abandonSaved(this, this.game); // abandoned: not offered to continue
+    }
     this.showStart();
   }
 

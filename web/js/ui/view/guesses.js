@@ -214,7 +214,7 @@ export class Guesses {
         (c) => t(`colour.${c}`));
       hint = lines.length ? t(this.ctrl.variant === "blind" ? "notes.pool" : "notes.unaccounted")
         : t("notes.all_known");
-      for (const line of lines) this.list.append(h("li", { "data-kind": null }, line.text));
+      for (const line of lines) this.list.append(h("li", {}, line.text));
     }
     this.hint.textContent = hint;
   }
@@ -236,9 +236,8 @@ export class Guesses {
     const dialog = h("dialog", { class: "mark-chooser", id: "mark-chooser", "aria-labelledby": "mark-title",
       "data-reference": "" });
     const close = () => {
-      dialog.close();
+      dialog.close(); // focus goes back to the square's button or the board
       dialog.remove();
-      this.view.grid.focused === square ? this.view.grid.focusSquare(square) : null;
     };
     const pick = (tag) => {
       this.book.set(seat, square, tag);

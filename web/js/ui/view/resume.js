@@ -61,16 +61,24 @@ export async function continueGame(app, info) {
   await app.startGame({ ...resumeOptions(checked), restored: reply, saved: reply.page });
 }
 
-/** Before a new game replaces the saved one: ask. True to go on. */
+/** Before a new game replaces a saved game that is under way: ask. True to go on. (A saved
+ * setup is replaced without asking: nothing was played yet. Before the engine is up the
+ * start screen has not offered the saved game, so the new game starts at once.) */
 export async function replaceSaved(app, options) {
-  if (options.mode === "friend") return true;
-  const found = await loadSaved(app); // (a game cannot start before the engine is up anyway)
-  if (!found) return true;
+  if (options.mode === "friend" || !app.engine.ready) return true;
+  const found = await loadSaved(app);
+  if (!found || found.info.phase !== "play") return true;
   if (!(await app.confirm(t("resume.replace", { game: savedText(found.info) }), t("resume.replace_yes")))) {
     return false;
   }
   await app.engine.call({ op: "forget_game" }).catch(() => {});
   return true;
+}
+
+/** The player abandoned the game on screen (New game, Change mode): its save goes too. */
+export function abandonSaved(app, ctrl) {
+  if (ctrl?.friend || !ctrl?.gameId) return; // a friend game keeps its own save
+  app.engine.call({ op: "forget_game" }).catch(() => {});
 }
 
 /** The start screen's box for the saved game (filled once the engine has read it). */
@@ -98,7 +106,7 @@ export function continueBox(app) {
   };
   show(null, notice);
   loadSaved(app).then((found) => {
-    if (!box.isConnected && !document.contains(box)) return;
+    if (!box.isConnected) return; // the start screen was left meanwhile
     const message = notice || app.resumeNotice || "";
     app.resumeNotice = null;
     show(found, message);
