@@ -192,6 +192,12 @@ def test_a_tampered_save_is_refused_and_the_start_screen_works(site, server):
     d.wait("play")
     play_moves(d, 2)
     saved = wait_saved(page, d.ply)
+    # The page cannot ask the bridge for the save itself, however the op is spelt.
+    game = page.evaluate("window.junqiUI.game.gameId")
+    assert call(page, {"op": "save", "game": game})["error"]["code"] == "worker_only"
+    escaped = json.dumps({"op": "save", "game": game}).replace('"save"', '"sav\\u0065"')
+    reply = page.evaluate("t => window.junqi.engine.call(t)", escaped)
+    assert reply["error"]["code"] == "worker_only", reply
     save = json.loads(saved["save"])
     save["record"]["actions"] = ["a1-e12", *save["record"]["actions"]]  # an illegal move
     page.evaluate(WRITE_SAVE_JS, {**saved, "save": json.dumps(save)})

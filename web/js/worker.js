@@ -207,16 +207,15 @@ async function savedRecord(mode, work) {
   });
 }
 
-/** The request as an object when it is about the saved game, else null. */
+/** The request as an object when it is about the saved game, else null. Every request is
+ * parsed (not matched as text): an escaped op name must not slip past to the bridge. */
 function savedGameRequest(text) {
-  if (typeof text !== "string" || !/"op"\s*:\s*"(keep_game|saved_game|resume_game|forget_game|save)"/.test(text)) {
-    return null;
-  }
+  if (typeof text !== "string") return null;
   try {
     const request = JSON.parse(text);
     return request && SAVED_OPS.has(request.op) ? request : null;
   } catch {
-    return null;
+    return { op: "bad_json" }; // (Python would read NaN, say, where JavaScript refuses)
   }
 }
 
@@ -237,6 +236,8 @@ async function savedGameCall(request, bridge) {
     switch (request.op) {
       case "save":
         return errorResponse("worker_only", "saves stay in the engine's worker; use keep_game");
+      case "bad_json":
+        return errorResponse("bad_json", "the request is not valid JSON");
       case "keep_game": {
         // As text: a CPU's seed has up to 62 bits, which a JavaScript number would round.
         const reply = JSON.parse(bridge(JSON.stringify({ op: "save", game: request.game, text: true })));
