@@ -44,7 +44,7 @@ export class GameController {
    * engine: {call(request) -> Promise<reply>, ready: bool, whenReady: Promise}
    * desc: the variant's description (static data; a new_game reply may replace it)
    * options: {variant, mode: "cpu"|"hotseat", level, human: 0|1, clock: bool,
-   *           preset, rules: {option id: value}}
+   *           preset, rules: {option id: value}, restored: a saved game's resume_game reply}
    * store: {loadLayout(variant, seat), saveLayout(variant, seat, layout)}
    * settings: () => {labels: "characters"|"words"} (read at render time)
    */
