@@ -426,24 +426,25 @@ SAVE_VERSION = 1
 
 
 def op_save(message: dict) -> dict:
+    """The game to go on with later; `text: true` gives the save as JSON text (a CPU's seed
+    has up to 62 bits, more than a JavaScript number holds, so the worker keeps the text)."""
     session = _session(message)
     game = session.game
     drafts = None
     if game.deployment is not None and game.phase != OVER:
         drafts = [None if d is None else layout_to_json(game, d) for d in game.drafts]
-    return {
-        "save": {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "record": export_record(game),
-            "drafts": drafts,
-            "cpus": {
-                str(seat): {"level": cpu.level, "seed": cpu.seed}
-                for seat, cpu in session.cpus.items()
-            },
+    save = {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "record": export_record(game),
+        "drafts": drafts,
+        "cpus": {
+            str(seat): {"level": cpu.level, "seed": cpu.seed} for seat, cpu in session.cpus.items()
         },
-        "summary": save_summary(session),
     }
+    if message.get("text") is True:
+        save = json.dumps(save, separators=(",", ":"), ensure_ascii=False)
+    return {"save": save, "summary": save_summary(session)}
 
 
 def save_summary(session: Session) -> dict:

@@ -178,3 +178,16 @@ def test_a_damaged_or_foreign_save_is_refused_and_stores_no_game(damage):
     reply = call(op="restore", save=damage(save), viewer=0)
     assert reply["error"]["code"] == "bad_save", reply
     assert set(bridge._sessions) == before
+
+
+def test_a_save_as_text_keeps_a_secret_seed_whole():
+    """The page's games carry a CPU seed from `secrets` (62 bits): the worker keeps the save
+    as text (`text: true`), since a JavaScript number would round the seed."""
+    game = ok(op="new_game", variant="classic", cpu={"1": "easy"}, viewer=0)["game"]
+    ok(op="deploy", game=game, player=0)
+    saved = ok(op="save", game=game, text=True)
+    assert isinstance(saved["save"], str)
+    seed = json.loads(saved["save"])["cpus"]["1"]["seed"]
+    assert seed == ok(op="save", game=game)["save"]["cpus"]["1"]["seed"]
+    restored = ok(op="restore", save=saved["save"], viewer=0)["game"]
+    assert ok(op="save", game=restored)["save"]["cpus"]["1"]["seed"] == seed

@@ -133,13 +133,21 @@ class GameDriver:
             chosen = level if level in levels else ("easy" if "easy" in levels else levels[0])
             self.choose("level", chosen)
             self.choose("seat", 1 if second else 0)
-            page.click("#btn-play")
+            self.play()
             self.wait("setup", "play", "over")
         else:
             if page.is_checked("#clock-option") != clock:
                 page.click("#clock-option")
-            page.click("#btn-play")
+            self.play()
             self.wait("curtain")
+
+    def play(self) -> None:
+        """Play on the start screen; a saved game under way is replaced (the page asks)."""
+        page = self.page
+        page.click("#btn-play")
+        page.wait_for_selector(f"{GAME}, dialog.confirm", state="attached", timeout=30_000)
+        if page.is_visible("dialog.confirm"):
+            page.click("dialog.confirm [data-answer=yes]")
 
     def open_menu(self) -> None:
         """The header's menu: New game, Change mode, Rules (in a game) and the settings."""

@@ -22,6 +22,7 @@ import { Sound } from "./ui/view/sound.js";
 import { startFriend, openFriendLink } from "./ui/view/friend.js";
 import { ReplayController } from "./ui/ctrl/replay.js";
 import { ReplayView } from "./ui/view/replay.js";
+import { watchGame, replaceSaved, abandonSaved, continueBox, statsBox } from "./ui/view/resume.js";
 
 // The address of a shared replay: #replay=<record_link payload> (docs/records.md).
 const REPLAY_KEY = "replay";
@@ -145,13 +146,26 @@ class App {
     if (fromGame) this.startView.focusFirst();
   }
 
-  /** Play button of the start screen. */
-  play(options) {
+  /** Play button of the start screen (a new game replaces the saved one: asked first). */
+  async play(options) {
+    if (!(await replaceSaved(this, options))) return;
     return this.startGame(options);
+  }
+
+  /** The start screen's extra boxes: the saved game to continue, the statistics. */
+  startExtras() {
+    return { resume: continueBox(this), stats: statsBox(this) };
+  }
+
+  /** A game screen was built: marks, notes, saving, statistics (view/resume.js). */
+  watch(ctrl, view, saved = null) {
+    watchGame(this, ctrl, view, saved);
   }
 
   async startGame(options) {
     if (options.mode === "friend") return startFriend(this, options);
+    const { saved, ...rest } = options; // saved: a resumed game's page data (marks)
+    options = rest;
     this.endGame();
     this.startView?.dispose();
     this.startView = null;
@@ -168,6 +182,7 @@ class App {
     });
     this.game = game;
     this.gameView = new GameView(this, game);
+    this.watch(game, this.gameView, saved);
     this.screen.append(this.gameView.root);
     this.bar.setGame(true);
     document.documentElement.dataset.screen = "game";
@@ -178,7 +193,10 @@ class App {
 
   async newGame() {
     const game = this.game;
-    if (game.inProgress() && !(await this.confirm(i18n.t("confirm.new"), i18n.t("action.new")))) return;
+    if (game.inProgress()) {
+      if (!(await this.confirm(i18n.t("confirm.new"), i18n.t("action.new")))) return;
+      abandonSaved(this, game); // abandoned: not offered to continue
+    }
     this.startGame(game.nextOptions());
   }
 
@@ -188,7 +206,10 @@ class App {
   }
 
   async changeMode() {
-    if (this.game.inProgress() && !(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
+    if (this.game.inProgress()) {
+      if (!(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
+      abandonSaved(this, this.game); // abandoned: not offered to continue
+    }
     this.showStart();
   }
 

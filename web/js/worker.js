@@ -28,6 +28,9 @@
 //                   {type: "fail", stage, message, detail}
 //                   {type: "response", id, response}   response: JSON string
 //                   {type: "loaded", id, ok, message}
+// Requests for the saved game (ops `keep_game`, `saved_game`, `resume_game`, `forget_game`;
+// docs/api.md, "The saved game") are answered here with the bridge's `save` and `restore`,
+// and the bridge's `save` op itself is refused to the page: a save holds hidden things.
 
 let pyodide = null;
 let handle = null;
@@ -166,6 +169,113 @@ console.warn = (...args) => {
 self.addEventListener("securitypolicyviolation", (event) => {
   problems.push(`Content-Security-Policy blocked ${event.blockedURI} (${event.violatedDirective})`);
 });
+
+// ---- the saved game ------------------------------------------------------------------------
+// Games against the CPU and on one device are saved after every change, in IndexedDB, by
+// the worker itself: a save holds hidden things (the CPU's layout and seed, the Blind deal),
+// so the page only ever gets its public `summary` (docs/api.md, "The saved game"). One
+// game at a time: {save, summary, page, at} under "current" (`page`: the page's own
+// public data, e.g. the clock choice and the player's marks).
+
+const SAVE_DB = "junqi-saves";
+const SAVE_STORE = "games";
+const SAVE_KEY = "current";
+const SAVED_OPS = new Set(["keep_game", "saved_game", "resume_game", "forget_game", "save"]);
+let saveDB = null;
+
+function openSaves() {
+  saveDB ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(SAVE_DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(SAVE_STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  saveDB.catch(() => (saveDB = null));
+  return saveDB;
+}
+
+async function savedRecord(mode, work) {
+  const db = await openSaves();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(SAVE_STORE, mode);
+    const request = work(tx.objectStore(SAVE_STORE));
+    let result;
+    if (request) request.onsuccess = () => (result = request.result);
+    tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
+}
+
+/** The request as an object when it is about the saved game, else null. Every request is
+ * parsed (not matched as text): an escaped op name must not slip past to the bridge. */
+function savedGameRequest(text) {
+  if (typeof text !== "string") return null;
+  try {
+    const request = JSON.parse(text);
+    return request && SAVED_OPS.has(request.op) ? request : null;
+  } catch {
+    return { op: "bad_json" }; // (Python would read NaN, say, where JavaScript refuses)
+  }
+}
+
+const okResponse = (data) => JSON.stringify({ v: 1, ok: true, ...data });
+
+/** Plain public data from the page (no functions, small): kept beside the save. */
+function pageData(value) {
+  try {
+    const text = JSON.stringify(value ?? null);
+    return text.length <= 200_000 ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function savedGameCall(request, bridge) {
+  try {
+    switch (request.op) {
+      case "save":
+        return errorResponse("worker_only", "saves stay in the engine's worker; use keep_game");
+      case "bad_json":
+        return errorResponse("bad_json", "the request is not valid JSON");
+      case "keep_game": {
+        // As text: a CPU's seed has up to 62 bits, which a JavaScript number would round.
+        const reply = JSON.parse(bridge(JSON.stringify({ op: "save", game: request.game, text: true })));
+        if (!reply.ok) return JSON.stringify(reply);
+        const record = { save: reply.save, summary: reply.summary,
+          page: pageData(request.page), at: Date.now() };
+        await savedRecord("readwrite", (store) => store.put(record, SAVE_KEY));
+        return okResponse({ summary: reply.summary });
+      }
+      case "saved_game": {
+        const record = await savedRecord("readonly", (store) => store.get(SAVE_KEY));
+        if (!record) return okResponse({ saved: null });
+        return okResponse({ saved: { summary: record.summary ?? null, page: record.page ?? null,
+          at: record.at ?? null } });
+      }
+      case "resume_game": {
+        const record = await savedRecord("readonly", (store) => store.get(SAVE_KEY));
+        if (!record) return errorResponse("no_save", "there is no saved game");
+        const reply = JSON.parse(bridge(JSON.stringify({ op: "restore", save: record.save ?? null,
+          viewer: request.viewer ?? null })));
+        if (!reply.ok) {
+          // Damaged or from another version: refused whole, and not offered again.
+          await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+          return JSON.stringify(reply);
+        }
+        return okResponse({ game: reply.game, view: reply.view, description: reply.description,
+          summary: reply.summary, page: record.page ?? null });
+      }
+      case "forget_game":
+        await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+        return okResponse({});
+      default:
+        return errorResponse("unknown_op", "unknown op");
+    }
+  } catch (err) {
+    return errorResponse("storage", `the browser's storage failed: ${err?.message || err}`);
+  }
+}
 
 // ---- boot ------------------------------------------------------------------------------
 
@@ -365,6 +475,17 @@ async function boot(config) {
   }
 }
 
+/** One request to the bridge (a JSON string in, one out). */
+function call(request) {
+  if (!handle) return errorResponse("not_ready", "the engine is not loaded");
+  try {
+    return handle(request);
+  } catch (err) {
+    // bridge.handle never raises; this is Pyodide itself failing (e.g. a fatal error).
+    return errorResponse("engine_crashed", String(err.message || err));
+  }
+}
+
 function errorResponse(code, message) {
   return JSON.stringify({ v: 1, ok: false, error: { code, message } });
 }
@@ -378,18 +499,14 @@ self.onmessage = async (event) => {
       fail(`Loading failed: ${err.message || err}`, String(err.stack || ""));
     }
   } else if (msg.type === "call") {
-    let response;
-    if (!handle) {
-      response = errorResponse("not_ready", "the engine is not loaded");
-    } else {
-      try {
-        response = handle(msg.request);
-      } catch (err) {
-        // bridge.handle never raises; this is Pyodide itself failing (e.g. a fatal error).
-        response = errorResponse("engine_crashed", String(err.message || err));
-      }
+    const request = savedGameRequest(msg.request);
+    if (request) {
+      // The saved game: answered once the browser's storage has been read or written; the
+      // save itself never leaves the worker.
+      post({ type: "response", id: msg.id, response: await savedGameCall(request, call) });
+      return;
     }
-    post({ type: "response", id: msg.id, response });
+    post({ type: "response", id: msg.id, response: call(msg.request) });
   } else if (msg.type === "load") {
     try {
       await pyodide.loadPackage(msg.packages);

@@ -19,6 +19,7 @@
 
 import { t, pieceName, shortName } from "../i18n.js";
 import * as words from "./words.js";
+import { curtainSeat } from "./resume.js";
 
 export const MAX_TIMEOUTS = 3;
 export const MOVE_SECONDS = 30;
@@ -43,12 +44,12 @@ export class GameController {
    * engine: {call(request) -> Promise<reply>, ready: bool, whenReady: Promise}
    * desc: the variant's description (static data; a new_game reply may replace it)
    * options: {variant, mode: "cpu"|"hotseat", level, human: 0|1, clock: bool,
-   *           preset, rules: {option id: value}}
+   *           preset, rules: {option id: value}, restored: a saved game's resume_game reply}
    * store: {loadLayout(variant, seat), saveLayout(variant, seat, layout)}
    * settings: () => {labels: "characters"|"words"} (read at render time)
    */
   constructor({ engine, desc, options, store, effects = {}, settings = () => ({}), timers,
-    random = randomSeed, clockSeconds = MOVE_SECONDS, setupSeconds = SETUP_SECONDS,
+    random = null, clockSeconds = MOVE_SECONDS, setupSeconds = SETUP_SECONDS,
     cpuMinMs = CPU_MIN_MS }) {
     this.engine = engine;
     this.desc = desc;
@@ -63,7 +64,10 @@ export class GameController {
       stop: (id) => clearInterval(id),
       later: (fn, ms) => setTimeout(fn, ms),
     };
-    this.random = random;
+    this.random = random || randomSeed;
+    // A game's seed decides the CPU's layout and choices: the page sends one only when a
+    // test asks for repeatable games (`random`); otherwise the engine draws it in secret.
+    this.seeded = Boolean(random);
     this.clockSeconds = clockSeconds;
     this.setupSeconds = setupSeconds;
     this.cpuMinMs = cpuMinMs;
@@ -156,7 +160,8 @@ export class GameController {
 
   /** The new_game request for these options (rule preset and options only when chosen). */
   newGameRequest() {
-    const request = { op: "new_game", variant: this.variant, seed: this.random() };
+    const request = { op: "new_game", variant: this.variant };
+    if (this.seeded) request.seed = this.random();
     if (this.opts.preset) request.preset = this.opts.preset;
     if (this.opts.rules && Object.keys(this.opts.rules).length) request.options = this.opts.rules;
     if (this.cpu) {
@@ -185,7 +190,10 @@ export class GameController {
     this.ui = "loading";
     this.setMessage();
     this.changed();
-    const reply = await this.engine.call(this.newGameRequest());
+    // A saved game goes on (opts.restored: the worker's resume_game reply, ctrl/resume.js).
+    const restored = this.opts.restored;
+    delete this.opts.restored;
+    const reply = restored || await this.engine.call(this.newGameRequest());
     if (token !== this.token) {
       if (reply.ok) this.engine.call({ op: "drop", game: reply.game }).catch(() => {});
       return;
@@ -201,7 +209,7 @@ export class GameController {
     if (reply.description) this.desc = reply.description; // these rules' board and pieces
     this.view = reply.view;
     if (this.cpu) return this.route();
-    return this.showCurtain(0);
+    return this.showCurtain(restored ? curtainSeat(this.view) : 0);
   }
 
   /** Games against the CPU: what comes next after the view changed. */

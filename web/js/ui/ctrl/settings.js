@@ -1,5 +1,5 @@
 // Display settings, remembered: what pieces show (Chinese/Japanese characters or words),
-// rank numbers, sound, the perspective view. No DOM.
+// rank numbers, sound, the perspective view, deduction notes. No DOM.
 //
 // "labels" defaults to the characters in Chinese and Japanese and to words elsewhere, until
 // the player chooses (then the choice stays, whatever the language).
@@ -28,6 +28,11 @@ export class Settings {
 
   get sound() {
     return this.store.get("sound", true) !== false;
+  }
+
+  /** Deduction notes on hidden enemy pieces (off until the player turns them on). */
+  get notes() {
+    return Boolean(this.store.get("notes", false));
   }
 
   get view3d() {

@@ -61,6 +61,7 @@ export class AppBar {
       ranks: check("ranks-option", "ranks"),
       sound: check("sound-option", "sound"),
       view3d: check("view3d-option", "view3d"),
+      notes: check("notes-menu-option", "notes"),
     };
     const row = (control, labelKey) => {
       const label = h("label", { for: control.id, "data-i18n": labelKey }, t(labelKey));
@@ -74,7 +75,8 @@ export class AppBar {
         row(this.labelsSelect, "toolbar.labels"),
         row(this.checks.ranks, "toolbar.ranks"),
         row(this.checks.sound, "toolbar.sound"),
-        row(this.checks.view3d, "toolbar.view3d")));
+        row(this.checks.view3d, "toolbar.view3d"),
+        row(this.checks.notes, "toolbar.notes")));
     this.toggle = h("button", { type: "button", class: "icon-button", id: "game-menu-toggle",
       "aria-expanded": "false", "aria-controls": "game-menu",
       on: { click: () => (this.panel.hidden ? this.open() : this.close()) } }, icon("menu"));

@@ -16,7 +16,7 @@ const MIN_FONT = 10;
 const widths = new Map();
 let measurer = null;
 
-function textWidth(text, size) {
+export function textWidth(text, size) {
   const key = `${size}|${text}`;
   if (!widths.has(key)) {
     measurer ??= globalThis.OffscreenCanvas

@@ -308,6 +308,7 @@ export async function startFriend(app, options) {
     setupSeconds: test || undefined,
   });
   const view = new FriendView(app, ctrl);
+  app.watch?.(ctrl, view); // the statistics count the game when it ends
   app.game = ctrl;
   app.gameView = view;
   app.screen.append(view.root);

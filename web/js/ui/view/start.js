@@ -145,15 +145,18 @@ export class StartView {
     this.notice = h("p", { class: "start-notice", id: "start-notice", role: "status", hidden: true });
     // The chosen game's board, drawn from the static description (wide screens only).
     this.preview = h("div", { class: "start-preview", "aria-hidden": "true" });
+    const extras = this.app.startExtras?.() || {}; // view/resume.js: Continue, statistics
     this.root.append(
       h("div", { class: "start-form" },
         this.notice,
+        extras.resume || null,
         this.title = h("h2", { id: "start-title" }, t("start.title")),
         h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
         this.rulesBox,
         mode, this.cpuBox, this.hotseatBox, this.friendBox,
         h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote),
-        open),
+        open,
+        extras.stats || null),
       this.preview);
     if (this.app.notice) this.setNotice(this.app.notice, true);
     this.renderRules();

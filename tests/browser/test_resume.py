@@ -1,0 +1,284 @@
+"""Saved games on the page: a game against the CPU or on one device survives a reload and
+goes on exactly; a tampered save is refused with a message; statistics count finished
+games. The save lives in the worker's IndexedDB (docs/api.md, "The saved game"): the test
+reads and edits it there directly, as a curious user could; the page itself only ever
+gets the summary."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gamedriver import GameDriver, no_page_errors  # noqa: F401
+from sitekit import ARTIFACTS, call, wait_ready
+
+from junqi_core.bridge import handle
+
+READ_SAVE_JS = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("junqi-saves", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("games");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const get = open.result.transaction("games").objectStore("games").get("current");
+    get.onsuccess = () => { open.result.close(); resolve(get.result ?? null); };
+    get.onerror = () => reject(get.error);
+  };
+})"""
+
+WRITE_SAVE_JS = """(record) => new Promise((resolve, reject) => {
+  const open = indexedDB.open("junqi-saves", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("games");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const tx = open.result.transaction("games", "readwrite");
+    tx.objectStore("games").put(record, "current");
+    tx.oncomplete = () => { open.result.close(); resolve(true); };
+    tx.onerror = () => reject(tx.error);
+  };
+})"""
+
+# Words that would mean the page received a save: its format name and the CPU's seed field.
+SAVE_WORDS = ('"junqi-save"', '"seed"', '"drafts"')
+
+
+def bridge(**request) -> dict:
+    reply = json.loads(handle(json.dumps(request)))
+    assert reply.get("ok"), reply
+    return reply
+
+
+# Every message the worker sends the page, to check that no save ever crosses.
+LISTEN_JS = """() => { window.__workerText = [];
+  window.junqi.engine.worker.addEventListener('message',
+    (e) => window.__workerText.push(JSON.stringify(e.data))); }"""
+
+
+def open_page(site, server, seed=0):
+    page = site.open(server.url)
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(LISTEN_JS)
+    return page, GameDriver(page, seed=seed)
+
+
+def assert_no_save_seen(page) -> None:
+    texts = page.evaluate("() => window.__workerText || []")
+    for text in texts:
+        for word in SAVE_WORDS:
+            assert word not in text.replace("\\", ""), f"the page received a save: {text[:200]}"
+
+
+def wait_saved(page, ply: int) -> dict:
+    page.wait_for_function(
+        f"""async () => {{ const r = await ({READ_SAVE_JS})();
+            return Boolean(r) && r.summary.ply === {ply}; }}""",
+        timeout=60_000,
+    )
+    return page.evaluate(READ_SAVE_JS)
+
+
+def play_moves(d: GameDriver, n: int) -> None:
+    for _ in range(n):
+        if d.wait("play", "over") == "over":
+            return
+        d.play_random()
+    d.wait("play", "over")
+
+
+def reload(page) -> None:
+    page.reload()
+    wait_ready(page)
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(LISTEN_JS)
+
+
+def resign(page, d: GameDriver) -> None:
+    d.wait("play", "over")
+    if d.ui == "over":
+        return
+    page.click("#btn-resign")
+    page.click("dialog.confirm [data-answer=yes]")
+    d.wait("over")
+
+
+def replay_uninterrupted(save: str, record: dict, human: int) -> list[str]:
+    """From the save made at the start of play, the same game in CPython without a
+    reload: the human's actions from the record, the CPU's own choices; its actions."""
+    game = bridge(op="restore", save=save, viewer=human)["game"]
+    for action in record["actions"]:
+        view = bridge(op="view", game=game, player=human)["view"]
+        if view["phase"] != "play":
+            break
+        if action.startswith("resign") or view["turn"] == human:
+            bridge(op="act", game=game, player=human, action=action)
+        else:
+            bridge(op="cpu_act", game=game, player=1 - human, viewer=human)
+    view = bridge(op="view", game=game, player=human)["view"]
+    return [e["action"] for e in view["history"]]
+
+
+@pytest.mark.parametrize("variant", ["classic", "blind", "gunjin"])
+def test_a_cpu_game_survives_a_reload_and_ends_as_the_uninterrupted_game(site, server, variant):
+    page, d = open_page(site, server, seed=5)
+    d.start(variant, mode="cpu", level="easy")
+    if variant != "blind":
+        page.click("#btn-random")
+        d.wait("setup")
+        page.click("#btn-confirm")
+    d.wait("play")
+    first = wait_saved(page, 0)  # the start of play, CPU layout and seed inside
+    assert first["summary"]["cpus"] == {"1": "easy"}
+    play_moves(d, 5)
+    ply = d.ply
+    before = d.view()
+    wait_saved(page, ply)
+    reload(page)
+    # The start screen offers to go on: variant, mode, level and move number.
+    page.wait_for_selector("#btn-continue")
+    page.locator("#continue-box").screenshot(path=str(ARTIFACTS / f"resume-continue-{variant}.png"))
+    what = page.inner_text("#continue-what")
+    names = {"classic": "Classic Junqi", "blind": "Blind Junqi", "gunjin": "Gunjin Shogi"}
+    assert names[variant] in what, what
+    assert "Easy" in what and f"move {ply}" in what, what
+    page.click("#btn-continue")
+    d.wait("play", "over")
+    after = d.view()
+    assert after["board"] == before["board"] and after["history"] == before["history"]
+    play_moves(d, 4)
+    resign(page, d)
+    game = page.evaluate("window.junqiUI.game.gameId")
+    record = call(page, {"op": "record_export", "game": game})
+    assert record["ok"], record
+    record = record["record"]
+    # The same game without the reload: the CPU chose the same moves and the same end.
+    assert replay_uninterrupted(first["save"], record, 0) == record["actions"]
+    # A finished game clears the save; the page never received one.
+    page.wait_for_function(f"async () => !(await ({READ_SAVE_JS})())")
+    assert_no_save_seen(page)
+    d.screenshot(f"resume-cpu-{variant}-over")
+
+
+def test_hot_seat_resume_brings_the_curtain_down_first(site, server):
+    page, d = open_page(site, server, seed=2)
+    d.start("classic", mode="hotseat")
+    for _ in (0, 1):
+        d.wait("curtain")
+        page.click("#btn-curtain")
+        d.wait("setup")
+        page.click("#btn-confirm")
+    d.wait("curtain")
+    page.click("#btn-curtain")
+    d.wait("play")
+    d.play_random()
+    d.wait("moved")
+    wait_saved(page, 1)
+    reload(page)
+    page.wait_for_selector("#btn-continue")
+    assert "two players" in page.inner_text("#continue-what")
+    page.click("#btn-continue")
+    d.wait("curtain")
+    d.assert_public()  # nobody's pieces show before the next player opens the curtain
+    assert "Blue" in page.inner_text("#btn-curtain")
+    page.click("#btn-curtain")
+    d.wait("play")
+    assert d.viewer() == 1 and d.ply == 1
+    d.assert_hidden_side(0)
+    assert_no_save_seen(page)
+
+
+def test_a_tampered_save_is_refused_and_the_start_screen_works(site, server):
+    page, d = open_page(site, server, seed=1)
+    d.start("classic", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    play_moves(d, 2)
+    saved = wait_saved(page, d.ply)
+    # The page cannot ask the bridge for the save itself, however the op is spelt.
+    game = page.evaluate("window.junqiUI.game.gameId")
+    assert call(page, {"op": "save", "game": game})["error"]["code"] == "worker_only"
+    escaped = json.dumps({"op": "save", "game": game}).replace('"save"', '"sav\\u0065"')
+    reply = page.evaluate("t => window.junqi.engine.call(t)", escaped)
+    assert reply["error"]["code"] == "worker_only", reply
+    save = json.loads(saved["save"])
+    save["record"]["actions"] = ["a1-e12", *save["record"]["actions"]]  # an illegal move
+    page.evaluate(WRITE_SAVE_JS, {**saved, "save": json.dumps(save)})
+    reload(page)
+    page.wait_for_selector("#btn-continue")
+    page.click("#btn-continue")
+    page.wait_for_selector("#resume-notice")
+    notice = page.inner_text("#resume-notice")
+    assert "could not be continued" in notice and "discarded" in notice, notice
+    assert not page.is_visible("#btn-continue")
+    assert page.evaluate(READ_SAVE_JS) is None  # discarded
+    d.screenshot("resume-refused")
+    # The start screen still starts a game.
+    d.start("gunjin", mode="cpu", level="easy")
+    assert d.ui == "setup"
+    # A foreign object in the storage: never breaks the start screen either.
+    page.evaluate(WRITE_SAVE_JS, {"summary": {"variant": "chess"}, "save": "{}"})
+    reload(page)
+    page.wait_for_selector("#resume-notice")
+    assert not page.is_visible("#btn-continue")
+    assert page.is_enabled("#btn-play")
+
+
+def test_a_new_game_asks_before_replacing_the_saved_one(site, server):
+    page, d = open_page(site, server)
+    d.start("classic", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    wait_saved(page, 0)
+    reload(page)
+    page.wait_for_selector("#btn-continue")
+    page.click("#btn-play")
+    page.wait_for_selector("dialog.confirm")
+    assert "replaces the unfinished one" in page.inner_text("dialog.confirm")
+    page.click("dialog.confirm [data-answer=no]")
+    assert page.is_visible("#btn-continue") and page.is_visible(".start")
+    page.click("#btn-play")
+    page.click("dialog.confirm [data-answer=yes]")
+    d.wait("setup")
+    wait_saved(page, 0)  # the new game's setup is the saved game now
+    assert page.evaluate(READ_SAVE_JS)["summary"]["phase"] == "setup"
+    # Discard on the start screen forgets it.
+    reload(page)
+    page.wait_for_selector("#btn-continue")
+    assert "setting up" in page.inner_text("#continue-what")
+    page.click("#btn-forget-saved")
+    page.click("dialog.confirm [data-answer=yes]")
+    page.wait_for_selector("#continue-box", state="hidden")
+    assert page.evaluate(READ_SAVE_JS) is None
+    # A game abandoned on purpose (Change mode, confirmed) is not offered to continue.
+    d.start("gunjin", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    wait_saved(page, 0)
+    d.open_menu()
+    page.click("#btn-mode")
+    page.click("dialog.confirm [data-answer=yes]")
+    page.wait_for_selector(".start")
+    page.wait_for_function(f"async () => !(await ({READ_SAVE_JS})())")
+    page.click("#btn-play")
+    d.wait("setup")  # no question: nothing to replace
+
+
+def test_statistics_count_a_finished_game_and_reset(site, server):
+    page, d = open_page(site, server)
+    d.start("gunjin", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    resign(page, d)
+    d.open_menu()
+    page.click("#btn-mode")
+    page.wait_for_selector(".start")
+    page.click("#stats-summary")
+    row = '#stats-table tr[data-row="gunjin|cpu:easy"]'
+    page.wait_for_selector(row)
+    assert page.inner_text(f'{row} [data-count="lost"]') == "1"
+    assert page.inner_text(f'{row} [data-count="won"]') == "0"
+    page.locator("#stats-panel").screenshot(path=str(ARTIFACTS / "stats-start.png"))
+    page.click("#btn-stats-reset")
+    page.click("dialog.confirm [data-answer=yes]")
+    page.wait_for_selector("#stats-empty")
+    reload(page)
+    page.click("#stats-summary")
+    assert page.is_visible("#stats-empty")
