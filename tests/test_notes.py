@@ -115,6 +115,8 @@ def test_labels_in_words_for_the_page():
     assert label(classic, sorted(ids[k] for k in ("bomb", "landmine"))) == {
         "one_of": ["bomb", "landmine"]
     }
+    # a piece that may still be anything gets no label (never an empty "not")
+    assert label(classic, sorted(ids.values())) == {}
 
 
 def test_the_notes_op_answers_a_human_seat_and_refuses_the_cpus():

@@ -115,7 +115,7 @@ def label(variant: Variant, options: list[int]) -> Label:
             if unranked:
                 out["also"] = unranked
             return out
-    if len(missing) <= 3:
+    if missing and len(missing) <= 3:
         return {"not_": [kinds[k].id for k in sorted(missing)]}
     if len(options) <= 3:
         return {"one_of": [ids[k] for k in options]}
