@@ -277,9 +277,7 @@ def test_no_draw_offer_where_the_rules_have_none(variant):
 def test_the_bridge_cpu_offers_its_draw_before_moving_and_the_human_answers():
     reply = json.loads(
         bridge.handle(
-            json.dumps(
-                {"op": "new_game", "variant": "classic", "seed": 3, "cpu": {"1": "medium"}}
-            )
+            json.dumps({"op": "new_game", "variant": "classic", "seed": 3, "cpu": {"1": "medium"}})
         )
     )
     game_id = reply["game"]
