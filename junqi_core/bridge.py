@@ -313,7 +313,8 @@ def op_act(message: dict) -> dict:
 
 
 def op_cpu_act(message: dict) -> dict:
-    """The CPU seat chooses and plays its action; the reply is for `viewer`."""
+    """The CPU seat chooses and plays its action; the reply is for `viewer`.  A CPU that
+    judges itself clearly worse in a long quiet game offers a draw first (two events)."""
     session = _session(message)
     seat = _player(message)
     viewer = _player(message, "viewer", allow_public=True)
@@ -327,13 +328,18 @@ def op_cpu_act(message: dict) -> dict:
         raise BridgeError("wrong_phase", "the game is not in play")
     if game.turn != seat:
         raise BridgeError("not_your_turn", "it is not the CPU's turn")
+    entries = []
+    offer = getattr(cpu, "offer_draw", None)
+    if offer is not None and offer(view(game, seat)):
+        entries.append(game.apply(seat, f"offer:{seat}"))
+        _notify(session, entries[-1])
     legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
     choice = cpu.choose(view(game, seat), legal)
     if choice not in legal:
         raise BridgeError("internal", f"the CPU chose an illegal action {quote(choice)}")
-    entry = game.apply(seat, choice)
-    _notify(session, entry)
-    return _reply(session, [entry], viewer)
+    entries.append(game.apply(seat, choice))
+    _notify(session, entries[-1])
+    return _reply(session, entries, viewer)
 
 
 def _notify(session: Session, entry: Any) -> None:

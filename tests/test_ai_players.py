@@ -236,6 +236,66 @@ def test_draw_offers_are_answered_by_the_players_own_estimate(level):
     assert losing.answer_draw(view(game, 1)) is True
 
 
+def material_game(quiet: int) -> Game:
+    """Classic, player 0 three officers up, the quiet-move counter at `quiet`."""
+    game = lone_piece_game("classic", 2)
+    board = game.position.board
+    idx = BOARDS["classic"].index
+    for name, kind in (("c5", pc.FIELD_MARSHAL), ("d5", pc.GENERAL), ("e5", pc.MAJOR_GENERAL)):
+        board[idx[name]] = pc.piece(kind, 0)
+    game.position.quiet = quiet
+    return game
+
+
+@pytest.mark.parametrize("level", CPU_LEVELS)
+def test_a_clearly_worse_cpu_offers_a_draw_only_in_a_long_quiet_game(level):
+    limit = find_variant("classic").quiet_limit
+    long_quiet = material_game(limit // 2)
+    long_quiet.position.turn = 1
+    losing = make_player("classic", level, 1, 1)
+    assert losing.offer_draw(view(long_quiet, 1)) is True
+    winning = make_player("classic", level, 0, 1)
+    long_quiet.position.turn = 0
+    assert winning.offer_draw(view(long_quiet, 0)) is False
+    short = material_game(limit // 2 - 1)
+    short.position.turn = 1
+    assert losing.offer_draw(view(short, 1)) is False  # not yet a long quiet game
+    long_quiet.position.turn = 1
+    long_quiet.last_offer_ply[1] = long_quiet.position.ply  # offered a moment ago
+    assert "offer" not in view(long_quiet, 1)["actions"]
+    assert losing.offer_draw(view(long_quiet, 1)) is False
+
+
+@pytest.mark.parametrize("variant", ["blind", "gunjin"])
+def test_no_draw_offer_where_the_rules_have_none(variant):
+    game = lone_piece_game(variant, 2)
+    game.position.quiet = game.position.quiet_limit - 2
+    game.position.turn = 1
+    assert make_player(variant, "medium", 1, 1).offer_draw(view(game, 1)) is False
+
+
+def test_the_bridge_cpu_offers_its_draw_before_moving_and_the_human_answers():
+    reply = json.loads(
+        bridge.handle(
+            json.dumps({"op": "new_game", "variant": "classic", "seed": 3, "cpu": {"1": "medium"}})
+        )
+    )
+    game_id = reply["game"]
+    session = bridge._sessions[game_id]
+    game = material_game(find_variant("classic").quiet_limit // 2)
+    game.position.turn = 1
+    session.game = game
+    request = {"op": "cpu_act", "game": game_id, "player": 1, "viewer": 0}
+    reply = json.loads(bridge.handle(json.dumps(request)))
+    assert reply["ok"], reply
+    assert [e["type"] for e in reply["events"]] == ["offer", "move"]
+    assert reply["view"]["offer_by"] == 1 and "accept" in reply["view"]["actions"]
+    request = {"op": "act", "game": game_id, "player": 0, "action": "decline"}
+    assert json.loads(bridge.handle(json.dumps(request)))["ok"]
+    assert game.offer_by is None and game.phase == PLAY
+    bridge.handle(json.dumps({"op": "drop", "game": game_id}))
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_search_cut_short_by_its_budget_leaves_the_position_as_it_was(variant):
     """The player goes on with the same position after the node budget or the clock runs

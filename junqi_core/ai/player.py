@@ -113,6 +113,11 @@ _UNSET = object()
 # reply; Gunjin Hard's searches cut at the full 1.5 s came back in up to 1.585 s.
 SEARCH_SHARE = 0.9
 LEAD = 12.0  # material lead (points) from which a player presses for a win
+# Draws: a player whose own estimate is this far below even is clearly worse; it accepts
+# an offer then (and declines otherwise), and offers one itself once the quiet-move
+# counter has run to OFFER_QUIET of its limit (a long quiet game it cannot turn round).
+DRAW_MARGIN = 12.0
+OFFER_QUIET = 0.5
 
 
 class CpuPlayer:
@@ -179,7 +184,18 @@ class CpuPlayer:
         """Accept when this player's own estimate says it is clearly worse."""
         rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + 2)
         estimate = self.estimate(view, rng)
-        return estimate < -12.0
+        return estimate < -DRAW_MARGIN
+
+    def offer_draw(self, view: View) -> bool:
+        """Whether to offer a draw before moving: only where the rules allow one now, in a
+        long quiet game (the quiet-move counter at OFFER_QUIET of its limit or more), and
+        when this player's own estimate says it is clearly worse."""
+        if "offer" not in view.get("actions", ()):
+            return False
+        if view["quiet"] < OFFER_QUIET * view["quiet_limit"]:
+            return False
+        rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + 3)
+        return self.estimate(view, rng) < -DRAW_MARGIN
 
     # --- thinking -------------------------------------------------------------------------
 
