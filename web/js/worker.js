@@ -237,7 +237,8 @@ async function savedGameCall(request, bridge) {
       case "save":
         return errorResponse("worker_only", "saves stay in the engine's worker; use keep_game");
       case "bad_json":
-        return errorResponse("bad_json", "the request is not valid JSON");
+        // The bridge's own answer to text that is not JSON, to the letter.
+        return JSON.stringify({ v: 1, error: { code: "bad_json", message: "the request is not valid JSON" } });
       case "keep_game": {
         // As text: a CPU's seed has up to 62 bits, which a JavaScript number would round.
         const reply = JSON.parse(bridge(JSON.stringify({ op: "save", game: request.game, text: true })));
