@@ -3,6 +3,9 @@ colour 0, lower case = colour 1, '?' = face down)."""
 
 from __future__ import annotations
 
+import json
+
+from junqi_core.bridge import handle
 from junqi_core.game import Game
 from junqi_core.pieces import piece
 from junqi_core.rules import Position
@@ -50,3 +53,26 @@ def play(game: Game, *actions: str) -> None:
         _, _, arg = action.partition(":")
         player = int(arg) if arg.isdigit() else game.turn
         game.apply(player, action)
+
+
+# --- the bridge, as the page calls it ----------------------------------------------------------
+
+
+def call(**request) -> dict:
+    """One bridge request; every reply carries the API version."""
+    reply = json.loads(handle(json.dumps(request)))
+    assert reply["v"] == 1
+    return reply
+
+
+def ok(**request) -> dict:
+    reply = call(**request)
+    assert reply.get("ok") is True, reply
+    return reply
+
+
+def error_code(**request) -> str:
+    """The code of a refusal, which always has the documented shape."""
+    reply = call(**request)
+    assert "ok" not in reply and set(reply["error"]) >= {"code", "message"}, reply
+    return reply["error"]["code"]

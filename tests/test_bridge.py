@@ -6,28 +6,11 @@ import json
 import random
 
 import pytest
+from helpers import call, error_code, ok
 
 from junqi_core.bridge import handle
 from junqi_core.record import export_record
 from junqi_core.selfplay import random_game, selfplay
-
-
-def call(**request) -> dict:
-    reply = json.loads(handle(json.dumps(request)))
-    assert reply["v"] == 1
-    return reply
-
-
-def ok(**request) -> dict:
-    reply = call(**request)
-    assert reply.get("ok") is True, reply
-    return reply
-
-
-def error_code(**request) -> str:
-    reply = call(**request)
-    assert "ok" not in reply and set(reply["error"]) >= {"code", "message"}, reply
-    return reply["error"]["code"]
 
 
 def new(variant="classic", **kwargs) -> str:

@@ -5,28 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import error_code, ok
 
-from junqi_core.bridge import handle
 from junqi_core.record import export_record, import_record
 from junqi_core.selfplay import random_game
 from junqi_core.variants import VARIANT_IDS
 from junqi_core.views import view
-
-
-def call(**request) -> dict:
-    return json.loads(handle(json.dumps(request)))
-
-
-def ok(**request) -> dict:
-    reply = call(**request)
-    assert reply.get("ok") is True, reply
-    return reply
-
-
-def error_code(**request) -> str:
-    reply = call(**request)
-    assert "ok" not in reply, reply
-    return reply["error"]["code"]
 
 
 def finished(variant: str, seed: int = 4, max_plies: int = 400) -> dict:

@@ -5,22 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import call, ok
 
-from junqi_core.bridge import handle
 from junqi_core.record import export_record
 from junqi_core.selfplay import random_game
 from junqi_core.share import LinkError, decode_link, encode_link, record_text
 from junqi_core.variants import PRESETS, VARIANT_IDS, find_variant
-
-
-def call(**request) -> dict:
-    return json.loads(handle(json.dumps(request)))
-
-
-def ok(**request) -> dict:
-    reply = call(**request)
-    assert reply.get("ok") is True, reply
-    return reply
 
 
 @pytest.mark.parametrize("variant_id, preset", [(v, p.id) for v in VARIANT_IDS for p in PRESETS[v]])

@@ -149,6 +149,18 @@ class GameDriver:
         if page.is_visible("dialog.confirm"):
             page.click("dialog.confirm [data-answer=yes]")
 
+    def deploy_both_on_one_device(self) -> None:
+        """Hot-seat setup: each seat opens the curtain and confirms its layout as drawn,
+        then the first player opens the curtain to play."""
+        for _ in (0, 1):
+            self.wait("curtain")
+            self.page.click("#btn-curtain")
+            self.wait("setup")
+            self.page.click("#btn-confirm")
+        self.wait("curtain")
+        self.page.click("#btn-curtain")
+        self.wait("play")
+
     def open_menu(self) -> None:
         """The header's menu: New game, Change mode, Rules (in a game) and the settings."""
         if self.page.get_attribute("#game-menu-toggle", "aria-expanded") != "true":

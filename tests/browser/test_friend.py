@@ -163,6 +163,26 @@ def play_until(sides, done, limit=200, attack_bias=0.8):
     return done()
 
 
+def reconnect_and_play_on(host: Friend, guest: Friend, ply: int) -> None:
+    """A fresh link exchange started by the host; two more plies; both transcripts agree."""
+    sides = (host, guest)
+    host.page.click("#btn-reconnect")
+    guest.paste(host.link())
+    host.paste(guest.link())
+    for side in sides:
+        side.wait_conn("open")
+    host.page.wait_for_function(
+        "() => { const f = window.junqiUI.game.view.fair; return f && f.transcript; }"
+    )
+    assert play_until(sides, lambda: host.view()["ply"] >= ply + 2)
+    for side in sides:
+        side.page.wait_for_function(
+            "t => window.junqiUI.game.view.fair.transcript === t",
+            arg=host.fair()["transcript"],
+            timeout=20_000,
+        )
+
+
 def combats(side: Friend) -> int:
     return sum(1 for ev in side.view()["history"] if ev.get("type") == "move" and ev.get("combat"))
 
@@ -249,21 +269,7 @@ def test_friend_game_over_webrtc(pair, server, variant):
         side.wait_conn("lost")
     assert "Connection lost" in host.page.inner_text("#friend-conn")
     assert "wait" in host.page.inner_text("#friend-state")
-    host.page.click("#btn-reconnect")
-    guest.paste(host.link())
-    host.paste(guest.link())
-    for side in sides:
-        side.wait_conn("open")
-    host.page.wait_for_function(
-        "() => { const f = window.junqiUI.game.view.fair; return f && f.transcript; }"
-    )
-    assert play_until(sides, lambda: host.view()["ply"] >= ply + 2)
-    for side in sides:
-        side.page.wait_for_function(
-            "t => window.junqiUI.game.view.fair.transcript === t",
-            arg=host.fair()["transcript"],
-            timeout=20_000,
-        )
+    reconnect_and_play_on(host, guest, ply)
 
     # --- a reload: the guest's page comes back from its own saved game; new links -------
     ply = host.view()["ply"]
@@ -277,18 +283,7 @@ def test_friend_game_over_webrtc(pair, server, variant):
     )
     guest.check_hidden()
     host.wait_conn("lost")
-    host.page.click("#btn-reconnect")
-    guest.paste(host.link())
-    host.paste(guest.link())
-    for side in sides:
-        side.wait_conn("open")
-    assert play_until(sides, lambda: host.view()["ply"] >= ply + 2)
-    for side in sides:
-        side.page.wait_for_function(
-            "t => window.junqiUI.game.view.fair.transcript === t",
-            arg=host.fair()["transcript"],
-            timeout=20_000,
-        )
+    reconnect_and_play_on(host, guest, ply)
 
     # --- the end: a resignation, both pages open everything, the audit ------------------
     for side in sides:

@@ -109,14 +109,7 @@ def test_marks_follow_a_moving_piece_and_survive_a_reload(site, server):
 def test_hot_seat_marks_belong_to_the_player_who_made_them(site, server):
     page, d = open_page(site, server, seed=6)
     d.start("gunjin", mode="hotseat")
-    for _ in (0, 1):
-        d.wait("curtain")
-        page.click("#btn-curtain")
-        d.wait("setup")
-        page.click("#btn-confirm")
-    d.wait("curtain")
-    page.click("#btn-curtain")
-    d.wait("play")
+    d.deploy_both_on_one_device()
     assert d.viewer() == 0
     target = enemy_hidden(d, 0)[0]
     mark(page, target, "?")

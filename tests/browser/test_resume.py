@@ -160,14 +160,7 @@ def test_a_cpu_game_survives_a_reload_and_ends_as_the_uninterrupted_game(site, s
 def test_hot_seat_resume_brings_the_curtain_down_first(site, server):
     page, d = open_page(site, server, seed=2)
     d.start("classic", mode="hotseat")
-    for _ in (0, 1):
-        d.wait("curtain")
-        page.click("#btn-curtain")
-        d.wait("setup")
-        page.click("#btn-confirm")
-    d.wait("curtain")
-    page.click("#btn-curtain")
-    d.wait("play")
+    d.deploy_both_on_one_device()
     d.play_random()
     d.wait("moved")
     wait_saved(page, 1)

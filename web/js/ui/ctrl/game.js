@@ -17,7 +17,7 @@
 //   await game.start();
 //   await game.tap("c4");
 
-import { t, pieceName, shortName } from "../i18n.js";
+import { t, pieceName } from "../i18n.js";
 import * as words from "./words.js";
 import { curtainSeat } from "./resume.js";
 
@@ -714,38 +714,20 @@ export class GameController {
   }
 
   ctx() {
-    return {
-      desc: this.desc,
-      viewer: this.viewer,
-      you: this.cpu,
-      isYou: (seat) => this.isYou(seat),
-      side: (seat) => this.sideName(seat),
-      piece: (kind) => this.pieceName(kind),
-      short: (kind) => this.label(kind),
-      flipName: (ev) => t("flip.piece", { colour: t(`colour.${ev.colour}`), piece: this.pieceName(ev.kind) }),
-    };
+    return words.wordContext(this, { viewer: this.viewer, you: this.cpu, isYou: (seat) => this.isYou(seat) });
   }
 
   /** What is written on a piece: its characters (司令) or a short word (Marshal). */
   label(kind) {
-    if (this.settings().labels === "characters") {
-      const piece = this.desc.pieces.find((p) => p.id === kind);
-      if (piece) return piece.glyph;
-    }
-    return shortName(this.variant, kind);
+    return words.pieceLabel(this.desc, this.variant, this.settings().labels, kind);
   }
 
-  /** The rank number of a kind (null for pieces without one: bomb, mine, flag). */
   rank(kind) {
-    return this.desc.pieces.find((p) => p.id === kind)?.rank ?? null;
+    return words.pieceRank(this.desc, kind);
   }
 
-  /** The colour a piece is drawn in: a CSS class. */
   colourClass(piece) {
-    if ((piece.down && !piece.kind) || piece.owner === null || piece.owner === undefined) return "none";
-    if (this.variant === "gunjin") return piece.owner === 0 ? "p1" : "p2";
-    if (this.variant === "blind") return this.view?.colours ? this.view.colours[piece.owner] : "none";
-    return piece.owner === 0 ? "red" : "blue";
+    return words.colourClass(this.variant, this.view?.colours, piece);
   }
 
   title() {

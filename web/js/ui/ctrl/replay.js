@@ -11,7 +11,7 @@
 //   await r.load();          // "all" for a finished game, else seat 0
 //   r.forward(); r.goTo(12); r.key("End"); r.play(); await r.setViewer(1);
 
-import { t, pieceName, shortName } from "../i18n.js";
+import { t, pieceName } from "../i18n.js";
 import * as words from "./words.js";
 
 /** Milliseconds per step of autoplay, slow to fast; SPEEDS[DEFAULT_SPEED] is "1×". */
@@ -227,35 +227,19 @@ export class ReplayController {
   }
 
   ctx() {
-    return {
-      desc: this.desc,
-      viewer: this.seatViewer,
-      you: false,
-      isYou: () => false,
-      side: (seat) => this.sideName(seat),
-      piece: (kind) => this.pieceName(kind),
-      short: (kind) => this.label(kind),
-      flipName: (ev) => t("flip.piece", { colour: t(`colour.${ev.colour}`), piece: this.pieceName(ev.kind) }),
-    };
+    return words.wordContext(this, { viewer: this.seatViewer });
   }
 
   label(kind) {
-    if (this.settings().labels === "characters") {
-      const piece = this.desc?.pieces.find((p) => p.id === kind);
-      if (piece) return piece.glyph;
-    }
-    return shortName(this.variant, kind);
+    return words.pieceLabel(this.desc, this.variant, this.settings().labels, kind);
   }
 
   rank(kind) {
-    return this.desc?.pieces.find((p) => p.id === kind)?.rank ?? null;
+    return words.pieceRank(this.desc, kind);
   }
 
   colourClass(piece) {
-    if ((piece.down && !piece.kind) || piece.owner === null || piece.owner === undefined) return "none";
-    if (this.variant === "gunjin") return piece.owner === 0 ? "p1" : "p2";
-    if (this.variant === "blind") return this.frame?.colours ? this.frame.colours[piece.owner] : "none";
-    return piece.owner === 0 ? "red" : "blue";
+    return words.colourClass(this.variant, this.frame?.colours, piece);
   }
 
   title() {

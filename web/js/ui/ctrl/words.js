@@ -11,7 +11,7 @@
 // occupied the CPU's headquarters." from the winner's seat and "The CPU occupied your
 // headquarters." from the loser's.
 
-import { t, has } from "../i18n.js";
+import { t, has, pieceName, shortName } from "../i18n.js";
 
 /** t(key) with the ".you" form when the subject `seat` is the person at this screen. */
 export function subject(key, seat, params, ctx) {
@@ -130,4 +130,44 @@ export function resultText(result, ctx) {
 export function quietText(view) {
   if (view.phase !== "play" || view.quiet < Math.min(20, view.quiet_limit / 4)) return "";
   return t("quiet", { n: view.quiet, limit: view.quiet_limit });
+}
+
+// --- pieces as a screen shows them (the game and the replay draw boards alike) -------------
+
+/** The words context of a screen that draws a game (`ctrl`: variant, desc, sideName). */
+export function wordContext(ctrl, { viewer, you = false, isYou = () => false }) {
+  const piece = (kind) => pieceName(ctrl.variant, kind);
+  return {
+    desc: ctrl.desc,
+    viewer,
+    you,
+    isYou,
+    side: (seat) => ctrl.sideName(seat),
+    piece,
+    short: (kind) => pieceLabel(ctrl.desc, ctrl.variant, ctrl.settings().labels, kind),
+    flipName: (ev) => t("flip.piece", { colour: t(`colour.${ev.colour}`), piece: piece(ev.kind) }),
+  };
+}
+
+/** What is written on a piece: its characters (司令) or a short word (Marshal). */
+export function pieceLabel(desc, variant, labels, kind) {
+  if (labels === "characters") {
+    const piece = desc?.pieces.find((p) => p.id === kind);
+    if (piece) return piece.glyph;
+  }
+  return shortName(variant, kind);
+}
+
+/** The rank number of a kind (null for pieces without one: bomb, mine, flag). */
+export function pieceRank(desc, kind) {
+  return desc?.pieces.find((p) => p.id === kind)?.rank ?? null;
+}
+
+/** The colour a piece is drawn in, a CSS class; `colours`: Blind's colours by seat, once
+ * the first flip has decided them. */
+export function colourClass(variant, colours, piece) {
+  if ((piece.down && !piece.kind) || piece.owner === null || piece.owner === undefined) return "none";
+  if (variant === "gunjin") return piece.owner === 0 ? "p1" : "p2";
+  if (variant === "blind") return colours ? colours[piece.owner] : "none";
+  return piece.owner === 0 ? "red" : "blue";
 }
