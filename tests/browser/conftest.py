@@ -71,16 +71,21 @@ def server(_session_server):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
+    """One Playwright for the whole run: a second sync instance in the same process fails."""
     from playwright.sync_api import sync_playwright
 
-    chromium = build.find_chromium()
-    if chromium is None:
+    if build.find_chromium() is None:
         pytest.fail("no Chromium: run `python3 build.py test` (installs Debian's chromium)")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture

@@ -57,15 +57,12 @@ def own_address() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def rtc_browser():
+def rtc_browser(playwright):
     if own_address() is None:
         pytest.skip("no network interface but loopback: WebRTC gathers no candidate here")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=build.find_chromium(), args=RTC_ARGS)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=RTC_ARGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture
