@@ -53,7 +53,8 @@ PYODIDE_VERSION = "314.0.7"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 MICROPIP_VERSION = "0.11.1"
 MICROPIP_WHEEL = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
-# The PyPI wheel (it differs from the one Pyodide's own lock names; see TOOLCHAIN.md).
+# The PyPI wheel: its sha256 differs from the one in Pyodide's own lock, so loading it by
+# name through the stock lock fails the integrity check.
 MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
 # Used when SOURCE_DATE_EPOCH is unset, so every build is reproducible by default.
 DEFAULT_EPOCH = 315619200  # 1980-01-02T00:00:00Z, inside the zip format's date range
@@ -722,7 +723,7 @@ def serve(port: int, base: str) -> None:
 # Debian's chromium first; GitHub's Ubuntu runners have Google Chrome (chromium-browser on
 # Ubuntu may be a snap wrapper, so it comes last).
 CHROMIUM_CANDIDATES = ("chromium", "google-chrome", "google-chrome-stable", "chromium-browser")
-# Headless flags for tests and benches (see TOOLCHAIN.md): no background traffic, no sandbox
+# Headless flags for tests and benches: no background traffic, no sandbox
 # as root, no /dev/shm in containers.
 CHROMIUM_ARGS = [
     "--headless",

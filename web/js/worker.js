@@ -345,7 +345,7 @@ function fetchWheel(config) {
 
 function pyodideOptions(config, extra) {
   return {
-    lockFileURL: config.lockURL, // must be absolute (see TOOLCHAIN.md)
+    lockFileURL: config.lockURL, // must be absolute: with a relative one every package fails ("Invalid base URL")
     packageBaseUrl: config.lockURL.replace(/[^/]*$/, ""),
     stdout: (line) => console.log(`[python] ${line}`),
     stderr: (line) => {
