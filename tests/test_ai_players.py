@@ -13,6 +13,7 @@ from test_ai_support import hidden_twins, reachable
 from junqi_core import bridge
 from junqi_core import pieces as pc
 from junqi_core.ai.evaluate import WIN, Weights, score_of
+from junqi_core.ai.player import settings_for
 from junqi_core.ai.search import INF, NodeLimit, Searcher
 from junqi_core.ai.strategy import strategy_for
 from junqi_core.game import PLAY, Game, HistoryEntry
@@ -469,6 +470,87 @@ def test_classic_hard_mines_all_three_gates_of_its_flag():
                 gates = [layout[board.names[t]] for t in board.road_steps[flag]]
                 mined[level].add(gates.count("landmine"))
     assert mined == {"medium": {2, 3}, "hard": {3}}
+
+
+def classic_position(placed: dict[str, int], turn: int) -> Position:
+    cls = POSITION_CLASSES["classic"]
+    board = [0] * cls.spec.size
+    for name, p in placed.items():
+        board[cls.spec.index[name]] = p
+    return cls(board, turn=turn, swap=0)
+
+
+# Player 1's flag on b12 behind mines on a12 and c12, a Captain on the third gate (b11)
+# and a Lieutenant in the camp b10 beside it; player 0's General waits in the camp c9.
+GATE_GUARD = {
+    "b12": pc.piece(pc.FLAG, 1),
+    "a12": pc.piece(pc.LANDMINE, 1),
+    "c12": pc.piece(pc.LANDMINE, 1),
+    "b11": pc.piece(pc.CAPTAIN, 1),
+    "b10": pc.piece(pc.LIEUTENANT, 1),
+    "e12": pc.piece(pc.CAPTAIN, 1),
+    "b1": pc.piece(pc.FLAG, 0),
+    "a1": pc.piece(pc.LANDMINE, 0),
+    "b2": pc.piece(pc.LANDMINE, 0),
+    "c1": pc.piece(pc.LANDMINE, 0),
+    "e1": pc.piece(pc.CAPTAIN, 0),
+    "c9": pc.piece(pc.GENERAL, 0),
+    "a9": pc.piece(pc.ENGINEER, 0),
+}
+
+
+GENERAL_IN_B10 = {"b10": pc.piece(pc.GENERAL, 0), "c9": 0}
+MINE = pc.piece(pc.LANDMINE, 1)
+
+
+@pytest.mark.parametrize(
+    ("changes", "danger"),
+    [
+        ({"b10": 0}, False),  # the General needs two moves to reach the gate b11
+        (GENERAL_IN_B10, True),  # it takes the Captain on b11, then the flag
+        # a piece of player 1's that can take the General back on the gate, and one that cannot
+        ({**GENERAL_IN_B10, "a11": pc.piece(pc.FIELD_MARSHAL, 1)}, False),
+        ({**GENERAL_IN_B10, "a11": pc.piece(pc.MAJOR, 1)}, True),
+        # a mine on the gate stops all but an Engineer: one beside it, or one that runs
+        # from a9 round the railway corner at a11 (unless pieces block its ways there,
+        # or the Lieutenant in b10 is there to take it back)
+        ({**GENERAL_IN_B10, "b11": MINE, "a9": 0}, False),
+        ({"b10": pc.piece(pc.ENGINEER, 0), "b11": MINE, "a9": 0}, True),
+        ({"b11": MINE, "b10": 0}, True),
+        ({"b11": MINE, "b10": 0, "a10": pc.piece(pc.CAPTAIN, 1), "c11": MINE}, False),
+        ({"b11": MINE}, False),
+    ],
+)
+def test_the_gate_watch_sees_a_flag_taken_through_a_gate_in_two_moves(changes, danger):
+    """`flag_danger` with gates: after player 1's move, can player 0 move onto a gate of
+    its flag (taking what stands there) where nothing of player 1's can take it back?"""
+    placed = {**GATE_GUARD, **changes}
+    pos = classic_position({k: v for k, v in placed.items() if v}, turn=0)
+    pst, values = world_tables("classic", pos)
+    search = strategy_for("classic").searcher(pst, values=values, gates=True)
+    search.set_world(pst, values, pos)
+    assert search.flag_danger(pos, pos.board, 1) is danger
+
+
+def test_hard_keeps_the_camp_beside_a_weak_gate_rather_than_take_a_piece():
+    """Three plies see the General step into b10 only after the Lieutenant left it; the
+    capture of the Captain on b11 and then of the flag come later.  Without the gate
+    watch taking the Engineer on a9 is the best move; with it (Classic Hard's setting),
+    it is far below the best."""
+    pos = classic_position(GATE_GUARD, turn=1)
+    pst, values = world_tables("classic", pos)
+    moves = pos.legal_moves()
+    bait = parse_move(BOARDS["classic"], "b10-a9")
+    assert settings_for("classic", "hard").gate_watch
+    found = {}
+    for gates in (False, True):
+        search = strategy_for("classic").searcher(pst, values=values, gates=gates)
+        search.set_world(pst, values, pos)
+        vals = search.root_values(pos, moves, 3, score_of(pos, pst), INF)
+        found[gates] = dict(zip(moves, vals, strict=True))
+    assert max(found[False], key=found[False].get) == bait
+    best = max(found[True].values())
+    assert found[True][bait] < best - 0.1 * WIN
 
 
 def test_blind_easy_mistakes_are_careless_flips_never_careless_moves():

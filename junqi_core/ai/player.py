@@ -60,6 +60,7 @@ class Level:
     enemy_weights: dict | None = None  # ... and for the opponent's (None: the same)
     hq_mine: float | None = None  # Gunjin: how often the HQ holds a mine (if not the guard's)
     flag_watch: bool = False  # a one-ply level that sees a flag capture two moves away
+    gate_watch: bool = False  # ... also through an own piece on a gate (see `search`)
     fortified: bool = False  # deployment: every gate of the flag (Gunjin: the HQ) mined
     deployment_prior: bool = False  # Gunjin: believe enemy layouts look like usual ones
 
@@ -363,7 +364,12 @@ class CpuPlayer:
         level = self.settings
         totals = [0.0] * len(moves)
         searcher = self.strategy.searcher(
-            [], self.clock, deadline, hang=level.hang, watch=level.flag_watch
+            [],
+            self.clock,
+            deadline,
+            hang=level.hang,
+            watch=level.flag_watch,
+            gates=level.gate_watch,
         )
         if level.depth >= 3:
             searcher.my_colour = self.player

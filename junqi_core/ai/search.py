@@ -67,6 +67,7 @@ class Searcher:
         values: tuple[float, ...] = (),
         hang: float = HANG,
         watch: bool = False,
+        gates: bool = False,
     ) -> None:
         variant = strategy.variant
         cls = variant.position_class
@@ -83,7 +84,10 @@ class Searcher:
         self.pst = pst
         self.hang = hang
         # a one-ply searcher that still sees a capture of its flag two moves away
-        self.watch = watch
+        self.watch = watch or gates
+        # ... and one through an own piece on a gate that an enemy piece beside it beats
+        # (an Engineer through a mine), unless a piece of its own can take that one back
+        self.gates = gates
         self.node_limit = 1 << 62
         # PIMC without strategy fusion at the last ply: the searching side's attacks on
         # enemy pieces it does not know are scored over its belief, not the world's truth
@@ -552,6 +556,14 @@ class JunqiSearcher(Searcher):
         super().__init__(strategy, pst, *args, **kwargs)
         # per square, the lines along which a piece could reach it in one move
         self.lines: Lines = strategy.lines
+        spec = strategy.variant.position_class.spec
+        self.rail_neighbours = spec.rail_neighbours
+        # the gates of a headquarters that an Engineer may reach round a railway corner
+        hqs = {h for hq in spec.hqs for h in hq}
+        self.rail_gates = tuple(
+            bool(spec.rail_neighbours[s]) and not hqs.isdisjoint(spec.neighbours[s])
+            for s in range(spec.size)
+        )
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
         if self.camps[s]:
@@ -578,6 +590,28 @@ class JunqiSearcher(Searcher):
                 break
         return out
 
+    def rail_engineers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
+        """Engineers of the colour `colour_bits` that could run to square s along the
+        railway round a corner (`reachers` has those on a straight line)."""
+        out = []
+        rail_neighbours = self.rail_neighbours
+        engineer = pc.ENGINEER | colour_bits
+        frozen = self.frozen
+        seen = {s}
+        frontier = [s]
+        while frontier:
+            u = frontier.pop()
+            for t in rail_neighbours[u]:
+                if t in seen:
+                    continue
+                seen.add(t)
+                q = board[t]
+                if not q:
+                    frontier.append(t)
+                elif q == engineer and not frozen[t]:
+                    out.append(q)
+        return out
+
     def takers(self, pos: Position, board: list[int], flag: int, pieces: list[int]) -> list[int]:
         """Those of `pieces` that may take the flag on square `flag` (any of them here)."""
         return pieces
@@ -590,6 +624,8 @@ class JunqiSearcher(Searcher):
         if flag is None or board[flag] & 31 != self.flag_kind:
             return False
         enemy_bits = (colour ^ 1) << 5
+        if self.gates:
+            return self._gate_danger(pos, board, flag, colour, enemy_bits)
         for line in self.lines[flag]:
             gate = line[0]
             if board[gate]:
@@ -598,6 +634,33 @@ class JunqiSearcher(Searcher):
                 continue
             if self.camps[gate] or not self.reachers(board, gate, colour << 5):
                 return True
+        return False
+
+    def _gate_danger(
+        self, pos: Position, board: list[int], flag: int, colour: int, enemy_bits: int
+    ) -> bool:
+        """`flag_danger` looking through the gates too: an enemy piece that can move onto
+        a gate (empty, or held by an own piece it beats) and would take the flag from
+        there, where no own piece could take it (or trade with it) first."""
+        combat = self.combat
+        own_bits = colour << 5
+        for line in self.lines[flag]:
+            gate = line[0]
+            held = board[gate]
+            if held and held & COLOUR_BIT != own_bits:
+                continue  # an enemy piece there already: `flag_threat`
+            attackers = self.reachers(board, gate, enemy_bits)
+            if self.rail_gates[gate]:
+                attackers += self.rail_engineers(board, gate, enemy_bits)
+            if not attackers:
+                continue
+            defenders = None if self.camps[gate] else self.reachers(board, gate, own_bits)
+            for a in self.takers(pos, board, flag, attackers):
+                kind = a & 31
+                if held and combat[kind][held & 31] != ATTACKER_WINS:
+                    continue
+                if not defenders or all(combat[d & 31][kind] == DEFENDER_WINS for d in defenders):
+                    return True
         return False
 
     def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:

@@ -81,8 +81,9 @@ class Strategy:
         values: tuple[float, ...] = (),
         hang: float = HANG,
         watch: bool = False,
+        gates: bool = False,
     ) -> Searcher:
-        return self.searcher_class(self, pst, clock, deadline, values, hang, watch)
+        return self.searcher_class(self, pst, clock, deadline, values, hang, watch, gates)
 
     def layout(
         self,
@@ -137,8 +138,9 @@ class JunqiStrategy(Strategy):
     face_up_flag = False  # a flag lying face up costs its side (Blind)
     level_settings: ClassVar[dict[str, dict]] = {
         # Classic Hard: as many nodes as fit the page budget (p95 1.5 s in Pyodide); more
-        # nodes mean more sampled worlds, and it scored better with each rise in the budget
-        "hard": {"nodes": 450_000},
+        # nodes mean more sampled worlds, and it scored better with each rise in the budget.
+        # It also looks through its flag's gates two moves ahead (`search._gate_danger`).
+        "hard": {"nodes": 450_000, "gate_watch": True},
     }
     searcher_class = JunqiSearcher
 
