@@ -556,14 +556,9 @@ class JunqiSearcher(Searcher):
         super().__init__(strategy, pst, *args, **kwargs)
         # per square, the lines along which a piece could reach it in one move
         self.lines: Lines = strategy.lines
-        spec = strategy.variant.position_class.spec
-        self.rail_neighbours = spec.rail_neighbours
+        self.rail_neighbours = strategy.variant.position_class.spec.rail_neighbours
         # the gates of a headquarters that an Engineer may reach round a railway corner
-        hqs = {h for hq in spec.hqs for h in hq}
-        self.rail_gates = tuple(
-            bool(spec.rail_neighbours[s]) and not hqs.isdisjoint(spec.neighbours[s])
-            for s in range(spec.size)
-        )
+        self.rail_gates: tuple[bool, ...] = strategy.rail_gates
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
         if self.camps[s]:

@@ -152,6 +152,14 @@ class JunqiStrategy(Strategy):
             (pc.ENGINEER, 1 << pc.ENGINEER),
         )
         self.lines: Lines = _junqi_lines(variant.position_class)
+        # per square, whether it is a gate of a headquarters on the railway (the gate watch
+        # looks there for Engineers coming round a corner: `JunqiSearcher.rail_engineers`)
+        spec = variant.position_class.spec
+        hqs = {h for hq in spec.hqs for h in hq}
+        self.rail_gates = tuple(
+            bool(spec.rail_neighbours[s]) and not hqs.isdisjoint(spec.neighbours[s])
+            for s in range(spec.size)
+        )
         self.press_zone = tuple(
             frozenset(t for line in lines for t in line) for lines in self.lines
         )
