@@ -7,7 +7,7 @@ import json
 import pytest
 from helpers import call, ok
 
-from junqi_core.record import export_record
+from junqi_core.record import MAX_ACTIONS, export_record
 from junqi_core.selfplay import random_game
 from junqi_core.share import LinkError, decode_link, encode_link, record_text
 from junqi_core.variants import PRESETS, VARIANT_IDS, find_variant
@@ -181,3 +181,66 @@ def test_a_save_as_text_keeps_a_secret_seed_whole():
     assert seed == ok(op="save", game=game)["save"]["cpus"]["1"]["seed"]
     restored = ok(op="restore", save=saved["save"], viewer=0)["game"]
     assert ok(op="save", game=restored)["save"]["cpus"]["1"]["seed"] == seed
+
+
+# --- share links that claim too much ------------------------------------------------------------
+
+
+def _claiming_link(count: int, action_bits: int) -> str:
+    """A classic link (standard rules, nobody deployed) that claims `count` actions and
+    then holds `action_bits` zero bits, packed as encode_link packs."""
+    import base64
+    import hashlib
+    import zlib
+
+    from junqi_core.share import CHECK_BYTES, LINK_VERSION, OPTIONS, _Bits
+
+    variant = find_variant("classic")
+    bits = _Bits()
+    bits.put(LINK_VERSION, 4)
+    bits.put(VARIANT_IDS.index("classic"), 2)
+    for option in OPTIONS["classic"]:
+        bits.put(option.choices.index(variant.options[option.id]), 2)
+    bits.put(0, 1)
+    bits.put(0, 1)
+    bits.put(count, 16)
+    bits.put(1 << action_bits, action_bits + 1)  # a 1 after the zeros keeps them in the body
+    body = bits.to_bytes()
+    packed = zlib.compress(hashlib.sha256(body).digest()[:CHECK_BYTES] + body, 9)[2:-4]
+    return base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+
+
+def _count_reads(monkeypatch) -> list[int]:
+    from junqi_core import share
+
+    reads = [0]
+    get = share._Bits.get
+
+    def counted(self, bits):
+        reads[0] += 1
+        return get(self, bits)
+
+    monkeypatch.setattr(share._Bits, "get", counted)
+    return reads
+
+
+@pytest.mark.parametrize(
+    "count, action_bits, says",
+    [
+        (65_535, 65_535 * 12, "more than a game"),  # 178 characters once cost seconds
+        (MAX_ACTIONS + 1, (MAX_ACTIONS + 1) * 12, "at most"),
+        (10_000, 100 * 12, "cut short"),
+    ],
+)
+def test_a_link_claiming_more_actions_than_allowed_or_held_is_refused_before_decoding(
+    monkeypatch, count, action_bits, says
+):
+    """The claimed number of actions is checked against the record's cap and against the
+    bits the link holds before a single action is read (reads of the bit reader counted:
+    the header takes a dozen, each action two)."""
+    link = _claiming_link(count, action_bits)
+    assert len(link) < 300
+    reads = _count_reads(monkeypatch)
+    with pytest.raises(LinkError, match=says):
+        decode_link(link)
+    assert reads[0] < 20
