@@ -4,6 +4,7 @@ read with a cap on nesting (every door of the engine reads its JSON here)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 QUOTE_LIMIT = 40
@@ -20,17 +21,35 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """Whether lists and objects nest more than `limit` levels in a parsed JSON value.
-    Iterative, so it measures any depth the parser returned without recursing."""
-    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
-    while stack:
-        item, depth = stack.pop()
-        if depth > limit:
-            return True
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return False
+# Pieces of JSON text in order: a whole string (escapes included), or a run without quotes.
+_PIECE = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[^"]+', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"[\[{][\]}]")
+
+
+def nests_deeper(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether the lists and objects of a JSON text nest more than `limit` deep, told from
+    the text before any parser recurses into it (in Pyodide, the parser overflows the
+    WebAssembly stack long before Python's recursion limit).  Linear in the text; a text
+    that is not JSON (a string never closed, brackets that do not pair) may count as too
+    deep, and is refused either way."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    brackets = []
+    pos = 0
+    while pos < len(text):
+        piece = _PIECE.match(text, pos)
+        if piece is None:
+            return True  # a string that never closes: not JSON
+        if text[pos] != '"':
+            brackets.append(_NOT_BRACKET.sub("", piece.group()))
+        pos = piece.end()
+    nesting = "".join(brackets)
+    for _ in range(limit):  # each pass takes away the innermost pairs: one level
+        nesting, pairs = _INNERMOST.subn("", nesting)
+        if not nesting or not pairs:
+            break
+    return bool(nesting)
 
 
 class JsonRefused(ValueError):
@@ -43,15 +62,11 @@ class JsonRefused(ValueError):
 
 
 def load_json(text: str, what: str = "the text", limit: int = MAX_DEPTH) -> Any:
-    """The value of a JSON text whose lists and objects nest at most `limit` deep; the
-    refusal's message names the text as `what`."""
-    deep = f"{what} nests lists and objects more than {limit} deep"
+    """The value of a JSON text whose lists and objects nest at most `limit` deep (checked
+    before the parser sees it); the refusal's message names the text as `what`."""
+    if nests_deeper(text, limit):
+        raise JsonRefused("too_deep", f"{what} nests lists and objects more than {limit} deep")
     try:
-        value = json.loads(text)
-    except RecursionError:
-        raise JsonRefused("too_deep", deep) from None
+        return json.loads(text)
     except ValueError:
         raise JsonRefused("bad_json", f"{what} is not valid JSON") from None
-    if too_deep(value, limit):
-        raise JsonRefused("too_deep", deep)
-    return value
