@@ -371,8 +371,7 @@ def _finished(message: dict) -> Session:
 
 def op_record_export(message: dict) -> dict:
     session = _finished(message)
-    meta = message.get("meta")
-    return {"record": export_record(session.game, meta if meta is not None else None)}
+    return {"record": export_record(session.game, message.get("meta"))}
 
 
 def op_record_import(message: dict) -> dict:
@@ -456,7 +455,10 @@ def op_save(message: dict) -> dict:
         "drafts": drafts,
         "cpus": {str(seat): _cpu_save(cpu) for seat, cpu in session.cpus.items()},
     }
-    if message.get("text") is True:
+    as_text = message.get("text", False)
+    if as_text is not None and not isinstance(as_text, bool):
+        raise BridgeError("bad_request", "text must be true or false")
+    if as_text:
         save = json.dumps(save, separators=(",", ":"), ensure_ascii=False)
     return {"save": save, "summary": save_summary(session)}
 

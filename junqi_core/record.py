@@ -111,8 +111,9 @@ def export_record(game: Game, meta: dict | None = None) -> dict:
         "preset": variant.preset,
         "options": dict(variant.options),
     }
-    if meta:
-        record["meta"] = _checked_meta(meta)
+    notes = {} if meta is None else _checked_meta(meta)  # notes that are no object: refused
+    if notes:
+        record["meta"] = notes
     if game.deployment is None:
         record["deal"] = deal_to_text(game)
     else:
@@ -240,7 +241,7 @@ def _checked_meta(meta: Any) -> dict:
         raise RecordError(f"meta is an object of at most {MAX_META_FIELDS} fields")
     for key, value in meta.items():
         if not isinstance(value, (str, int)) or isinstance(value, bool):
-            raise RecordError(f"meta field {quote(key)} must be a string or a number")
+            raise RecordError(f"meta field {quote(key)} must be a string or a whole number")
         if len(key) > 40 or len(str(value)) > MAX_META_CHARS:
             raise RecordError(f"meta field {quote(key)} is too long")
     return dict(meta)

@@ -509,3 +509,16 @@ def test_nesting_is_capped_far_below_the_recursion_limit_in_every_json_text_the_
     # what is not deeper than the cap is read as before
     shallow = json.loads(_nested(MAX_DEPTH - 1))
     assert error_code(op="view", game=shallow, player=0) == "unknown_game"
+
+
+@pytest.mark.parametrize("meta", [[], 0, False, "", [{"date": "x"}]])
+def test_record_notes_that_are_not_an_object_are_refused_not_dropped(meta):
+    game = ok(op="record_import", record=export_record(random_game("classic", 2)))["game"]
+    assert error_code(op="record_export", game=game, meta=meta) == "bad_record"
+    assert "meta" not in ok(op="record_export", game=game, meta=None)["record"]
+
+
+@pytest.mark.parametrize("text", [1, "yes", 0, [True]])
+def test_a_save_asked_as_text_with_anything_but_true_or_false_is_refused(text):
+    game = new("classic")
+    assert error_code(op="save", game=game, text=text) == "bad_request"
