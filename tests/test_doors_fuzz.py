@@ -24,7 +24,7 @@ from junqi_core.fair.messages import SCHEMAS
 from junqi_core.fair.ot import ROW_BYTES
 from junqi_core.record import export_record
 from junqi_core.selfplay import random_game
-from tests.fairkit import Table
+from tests.fairkit import Table, resign_holding_opening
 
 SEED = 34
 HUGE = "x" * 100_000
@@ -459,9 +459,7 @@ def _held_opening(variant: str, seed: int) -> tuple[str, dict]:
     table.deploy_all()
     for _ in range(6):
         table.step()
-    table.drop = lambda sender, message: sender == "guest" and message["type"] == "open"
-    table.take("guest", table.guest.act("resign", now=0))
-    table.deliver()
+    resign_holding_opening(table, "guest")
     opened = [text for sender, text in table.log if sender == "guest" and '"open"' in text]
     return table.host.to_json(), json.loads(opened[-1])
 
