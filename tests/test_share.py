@@ -315,3 +315,14 @@ def test_a_link_claiming_more_actions_than_allowed_or_held_is_refused_before_dec
     with pytest.raises(LinkError, match=says):
         decode_link(link)
     assert reads[0] < 20
+
+
+def test_a_version_1_save_still_restores_and_has_no_cpu_state():
+    """Saves written before the CPU's state was kept: the random CPU's generator starts
+    again from its seed, as it did when they were written."""
+    game = ok(op="new_game", variant="classic", seed=5, cpu={"1": "random"}, viewer=0)["game"]
+    save = ok(op="save", game=game)["save"]
+    cpu = {k: v for k, v in save["cpus"]["1"].items() if k != "state"}
+    old = {**save, "version": 1, "cpus": {"1": cpu}}
+    assert ok(op="restore", save=old, viewer=0)["summary"]["cpus"] == {"1": "random"}
+    assert call(op="restore", save={**old, "cpus": save["cpus"]})["error"]["code"] == "bad_save"
