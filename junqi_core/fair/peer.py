@@ -31,6 +31,7 @@ from junqi_core.fair.session import Session
 from junqi_core.fair.shadow import RulesRefused
 from junqi_core.fair.shadow import check_rules as check_engine_rules
 from junqi_core.record import RULES_VERSION
+from junqi_core.text import JsonRefused, load_json
 from junqi_core.variants import RulesError, find_variant
 
 ENGINE = f"{__version__}+rules-{RULES_VERSION}"
@@ -338,13 +339,16 @@ class FairPeer:
     @classmethod
     def from_json(cls, text: str) -> FairPeer:
         """A saved peer (raises FairError when the text is not one, or from another engine)."""
+        if not isinstance(text, str):
+            raise FairError("bad_state", "a saved friend game is JSON text")
         try:
-            state = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise FairError("bad_state", "the saved game is not valid JSON") from None
+            state = load_json(text, "the saved game")
+        except JsonRefused as error:
+            raise FairError("bad_state", str(error)) from None
         if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
             raise FairError("bad_state", "not a saved friend game")
-        if state.get("version") != STATE_VERSION or state.get("engine") != ENGINE:
+        version = state.get("version")
+        if type(version) is not int or version != STATE_VERSION or state.get("engine") != ENGINE:
             raise FairError("version_mismatch", "the game was saved by another engine version")
         g = state.pop("session")
         peer = cls(state)

@@ -275,3 +275,38 @@ def test_statistics_count_a_finished_game_and_reset(site, server):
     reload(page)
     page.click("#stats-summary")
     assert page.is_visible("#stats-empty")
+
+
+def test_requests_nested_far_too_deep_are_refused_cleanly_and_the_engine_goes_on(site, server):
+    """Pyodide's JSON parser overflowed the WebAssembly stack on a request nested 100,000
+    deep (a fatal error: "engine_crashed"): the engine now measures the nesting before it
+    parses, for its own ops and for the worker's saved-game ops alike."""
+    page = site.open(server.url)
+    wait_ready(page)
+    game = call(page, {"op": "new_game", "variant": "classic", "seed": 1})["game"]
+    assert call(page, {"op": "keep_game", "game": game, "page": {}})["ok"]
+    deep = "[" * 100_000 + "]" * 100_000
+    for template in (
+        '{"op": "view", "game": %s, "player": 0}',
+        '{"op": "view", "game": "g1", "player": %s}',
+        '{"op": "resume_game", "viewer": %s}',
+        '{"op": "keep_game", "game": %s}',
+    ):
+        reply = call(page, template % deep)
+        assert reply["error"]["code"] == "too_deep", (template, reply)
+    assert call(page, {"op": "version"})["ok"]  # the engine is still there
+    assert call(page, {"op": "saved_game"})["saved"]["summary"]["variant"] == "classic"
+
+
+def test_a_refused_resume_request_keeps_the_save_only_a_damaged_save_is_deleted(site, server):
+    """docs/api.md: only a save the bridge refuses as `bad_save` is deleted; a request the
+    bridge refuses (here: the CPU's seat as the viewer, `cpu_seat`) leaves it be."""
+    page = site.open(server.url)
+    wait_ready(page)
+    request = {"op": "new_game", "variant": "classic", "seed": 1, "cpu": {"1": "random"}}
+    game = call(page, {**request, "viewer": 0})["game"]
+    assert call(page, {"op": "keep_game", "game": game, "page": {}})["ok"]
+    assert call(page, {"op": "resume_game", "viewer": 1})["error"]["code"] == "cpu_seat"
+    assert call(page, {"op": "saved_game"})["saved"] is not None
+    resumed = call(page, {"op": "resume_game", "viewer": 0})
+    assert resumed["ok"] and resumed["summary"]["cpus"] == {"1": "random"}

@@ -260,8 +260,11 @@ async function savedGameCall(request, bridge) {
         const reply = JSON.parse(bridge(JSON.stringify({ op: "restore", save: record.save ?? null,
           viewer: request.viewer ?? null })));
         if (!reply.ok) {
-          // Damaged or from another version: refused whole, and not offered again.
-          await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+          // Damaged or from another version: refused whole, and not offered again. (A
+          // refused request, say a viewer that is no person's seat, leaves the save be.)
+          if (reply.error?.code === "bad_save") {
+            await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+          }
           return JSON.stringify(reply);
         }
         return okResponse({ game: reply.game, view: reply.view, description: reply.description,
