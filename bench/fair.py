@@ -64,8 +64,8 @@ class Pair:
 
     def to_move(self) -> str | None:
         for name, peer in self.peers.items():
-            s = peer.session
-            if s and s.g["stage"] == "play" and not s.g["pending"] and s.shadow.turn == s.seat:
+            s = peer.game
+            if s and s.stage == "play" and not s.pending and s.shadow.turn == s.seat:
                 return name
         return None
 
@@ -198,8 +198,8 @@ def main() -> None:
             spent = classic.deliver_one()
             if message[1]["type"] == "open":
                 audits.append(spent)
-    records = classic.peers["host"].session.g["records"]
-    fights = sum("outcome" in r for r in records)
+    records = classic.peers["host"].game.records
+    fights = sum(r.outcome is not None for r in records)
     print(
         f"classic audit ({len(records)} actions, {fights} combats), per page: "
         + ", ".join(f"{s:.2f} s" for s in audits)

@@ -693,17 +693,14 @@ def op_fair(message: dict) -> dict:
 
 
 def _fair_record(peer: Any) -> dict:
-    session = peer.session
-    if session is None or session.g["stage"] != "done" or session.referee is None:
-        peer.view()  # rebuilds the referee of a finished game restored from a save
-    session = peer.session
-    if session is None or session.g["stage"] != "done" or session.referee is None:
+    game = peer.game
+    if game is None or game.stage != "done" or game.referee is None:
         raise BridgeError(
             "game_not_over", "a record is given once the game is over and the audit is done"
         )
-    if session.public:
+    if game.facts.public:
         raise BridgeError("bad_record", "Blind friend games cannot be kept as records yet")
-    return export_record(session.referee)
+    return export_record(game.referee)
 
 
 def op_fair_state(message: dict) -> dict:
