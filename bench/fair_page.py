@@ -62,13 +62,13 @@ RUN_JS = """async ({variant, combats, deals, seed}) => {
       const [reply, ms] = await timed({op: "fair", peer: p.peers[i], call: "receive",
                                        text: p.inbox[i].shift(), now: 0});
       spent += ms;
-      p.views[i] = reply.view;
+      if (reply.view) p.views[i] = reply.view;
       p.inbox[1 - i].push(...reply.send);
     }
   }
   async function act(p, i, fields) {
     const [reply, ms] = await timed({op: "fair", peer: p.peers[i], now: 0, ...fields});
-    p.views[i] = reply.view;
+    if (reply.view) p.views[i] = reply.view;
     p.inbox[1 - i].push(...reply.send);
     return ms;
   }
