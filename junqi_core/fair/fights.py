@@ -96,6 +96,16 @@ def on_their_attack(state: GameState, msg: m.Act, move: int) -> Step:
     return step.send(m.OtReply(h=h, rows=tuple(rows_up), ot=element_hex(big_b), key=key))
 
 
+def _row_received(
+    state: GameState, h: int, direction: str, secret: str, transfer: Transfer, index: int
+) -> int | None:
+    """The row this side chose in a transfer, opened with its secret (None: the row was
+    not made with its key)."""
+    context, rows = ot_context(h, direction), list(transfer.E or ())
+    big_a, big_b = _int(transfer.A), _int(transfer.B)
+    return ot.decrypt_row(state.sid, context, _int(secret), big_a, big_b, rows, index)
+
+
 def on_ot_reply(state: GameState, msg: m.OtReply, now: float) -> Step:
     """The attacker reads its row, sends its own rows and the outcome it read."""
     pending = expect(state, Attack, msg)
@@ -104,15 +114,7 @@ def on_ot_reply(state: GameState, msg: m.OtReply, now: float) -> Step:
     if len(msg.rows) != combat.row_count(facts.cls):
         raise FairError("malformed", "the reply does not have one row per piece kind")
     up = replace(pending.up, E=msg.rows)
-    row = ot.decrypt_row(
-        state.sid,
-        ot_context(h, "up"),
-        _int(pending.b),
-        _int(up.A),
-        _int(up.B),
-        list(msg.rows),
-        kind,
-    )
+    row = _row_received(state, h, "up", pending.b, up, kind)
     key = mine.key
     assert key is not None
     record = Record(
@@ -150,15 +152,7 @@ def on_ot_rows(state: GameState, msg: m.OtRows, now: float) -> Step:
     if len(msg.rows) != combat.row_count(facts.cls):
         raise FairError("malformed", "the rows do not have one row per piece kind")
     down = replace(pending.down, E=msg.rows)
-    row = ot.decrypt_row(
-        state.sid,
-        ot_context(h, "down"),
-        _int(state.mine.ot[str(h)]),
-        _int(down.A),
-        _int(down.B),
-        list(msg.rows),
-        pending.d,
-    )
+    row = _row_received(state, h, "down", state.mine.ot[str(h)], down, pending.d)
     record = Record(
         player=state.opp, action=pending.action, outcome=msg.outcome, up=pending.up, down=down
     )
