@@ -571,8 +571,8 @@ def op_drop(message: dict) -> dict:
 # and never looks inside. `view` is what the page draws; `state` (the peer's `to_json()`,
 # this page's own secrets included) is for this page's local storage: the page saves it
 # BEFORE it sends what the reply holds. Each is in a reply only when the peer's state
-# changed since the page last got one (the view always for `view`): the page ticks once a
-# second, and a tick that changes nothing costs neither a view nor the state's JSON.
+# changed since the page last got one (the view also for `view` and with any event): the
+# page ticks once a second, and a tick that changes nothing costs neither.
 
 MAX_PEERS = 8
 FAIR_CALLS = ("receive", "act", "setup", "deploy", "tick", "reconnect", "view", "record")
@@ -628,13 +628,13 @@ def _forget_given(peer_id: str) -> None:
 
 def _fair_reply(peer_id: str, peer: Any, reply: dict, view: bool = False) -> dict:
     """A FairPeer reply for the page: refusals raise (nothing changed); otherwise the
-    messages to send, the events and, when they changed since the page last got them (or
-    `view` asks), this seat's view and the state."""
+    messages to send, the events and, when they changed since the page last got them,
+    this seat's view (also when asked, and with events to show on it) and the state."""
     if not reply["ok"]:
         error = reply["error"]
         raise BridgeError(error["code"], error["message"])
     out = {"peer": peer_id, "send": reply["send"], "events": reply["events"]}
-    if view or _views_given.get(peer_id) is not peer.state:
+    if view or reply["events"] or _views_given.get(peer_id) is not peer.state:
         out["view"] = peer.view()
         _views_given[peer_id] = peer.state
     if _states_given.get(peer_id) is not peer.state:
