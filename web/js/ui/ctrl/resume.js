@@ -5,8 +5,13 @@
 // public summary; the save itself, with the CPU's layout and seed, never reaches the page.
 // The page adds its own public data (`page`: the clock choice, the player's marks).
 //
-//   keepSaving(ctrl, engine, () => ({marks}))   // after every ply and setup change
+// Beside it the page keeps that summary in local storage (SavedSummary), written whenever
+// the worker keeps a save: the start screen reads it at once, before the engine is up, so
+// it offers "Continue" and asks before a new game replaces the saved one even then.
+//
+//   keepSaving(ctrl, engine, () => ({marks}), summary)   // after every ply and setup change
 //   const saved = (await engine.call({op: "saved_game"})).saved;   // {summary, page} | null
+//   summary.read()           // the same {summary, page: {clock}} from local storage, or null
 //   describeSaved(saved)     // {variant, mode, level, human, ply, phase} or null
 //   resumeOptions(saved)     // GameController options (then `restored` = the resume reply)
 
@@ -56,9 +61,57 @@ export function curtainSeat(view) {
   return view?.turn ?? 0;
 }
 
+export const SUMMARY_KEY = "junqi.saved.v1";
+
+/** The saved game's public summary in local storage: what the engine's `keep_game` answered
+ * (variant, rules, mode, CPU level, move number; nothing hidden) and the page's clock
+ * choice. It says a saved game exists before the engine can; the engine's own answer
+ * (`saved_game`) replaces it once it comes. */
+export class SavedSummary {
+  constructor(storage = globalThis.localStorage) {
+    this.storage = storage;
+  }
+
+  /** {summary, page: {clock}} as describeSaved() takes it, or null. */
+  read() {
+    try {
+      const data = JSON.parse(this.storage?.getItem(SUMMARY_KEY) || "null");
+      if (!data || data.v !== 1 || !data.summary || typeof data.summary !== "object") return null;
+      return { summary: data.summary, page: { clock: data.clock === true }, at: data.at ?? null };
+    } catch {
+      return null;
+    }
+  }
+
+  write(summary, page = null) {
+    if (!summary) return this.clear();
+    try {
+      this.storage?.setItem(SUMMARY_KEY, JSON.stringify({ v: 1, summary, clock: page?.clock === true,
+        at: Date.now() }));
+    } catch {
+      // storage full or private mode: the start screen learns of the save from the engine
+    }
+  }
+
+  clear() {
+    try {
+      this.storage?.removeItem(SUMMARY_KEY);
+    } catch {
+      // nothing to forget
+    }
+  }
+}
+
+/** Forget the saved game, in the worker and in the summary. */
+export function forgetSaved(engine, summary) {
+  summary?.clear();
+  return engine.call({ op: "forget_game" }).catch(() => {});
+}
+
 /** Save the game on screen after every change (a ply, a setup change, the page's own data
- * changing); forget it when the game is over. Returns a function that stops it. */
-export function keepSaving(ctrl, engine, pageData = () => ({})) {
+ * changing), and note its summary; forget it when the game is over. Returns a function
+ * that stops it. */
+export function keepSaving(ctrl, engine, pageData = () => ({}), summary = null) {
   let last = null;
   let over = false;
   const check = (what) => {
@@ -66,7 +119,7 @@ export function keepSaving(ctrl, engine, pageData = () => ({})) {
     const v = ctrl.view;
     if (v.phase === "over") {
       over = true;
-      engine.call({ op: "forget_game" }).catch(() => {});
+      forgetSaved(engine, summary);
       return;
     }
     if (!["setup", "play"].includes(v.phase) || !Array.isArray(v.history)) return;
@@ -78,6 +131,7 @@ export function keepSaving(ctrl, engine, pageData = () => ({})) {
     last = key;
     engine.call({ op: "keep_game", game: ctrl.gameId, page }).then((reply) => {
       if (!reply?.ok) console.warn("the game was not saved:", reply?.error?.message);
+      else if (!over) summary?.write(reply.summary, page);
     }, () => {});
   };
   return ctrl.subscribe(check);
