@@ -298,3 +298,9 @@ def test_friend_game_over_webrtc(pair, server, variant):
     assert "resigned" in guest.status().lower()
     assert host.fair()["transcript"] == guest.fair()["transcript"]
     assert host.page.is_visible("#btn-rematch")
+    # The connection goes after the end: the final board stays in view, no layer over it.
+    guest.page.evaluate("() => window.junqiUI.game.channel.dc.close()")
+    host.wait_conn("lost")
+    assert "Connection lost" in host.page.inner_text("#friend-conn")
+    assert host.page.is_hidden("#friend-connect")
+    assert host.page.is_visible("svg.board") and host.page.is_visible("#btn-rematch")

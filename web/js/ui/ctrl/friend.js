@@ -13,7 +13,7 @@
 //   await game.start();            // host: an invitation link in game.link
 //   await game.takeSignal(text);   // the friend's reply (or, to reconnect, an invitation)
 
-import { t } from "../i18n.js";
+import { t, has } from "../i18n.js";
 import { GameController, MAX_TIMEOUTS, MOVE_SECONDS, SETUP_SECONDS, Stale } from "./game.js";
 import { resultText } from "./words.js";
 import { linkMethods, randomTag } from "./friendlink.js";
@@ -151,9 +151,12 @@ export class FriendGame extends GameController {
     this.syncUi();
     if (this.ui === "setup" && before?.fair?.game !== view.fair?.game) this.resetMarks();
     this.updateClock();
+    // The audit's word goes on the message line before the redraw, so the screen shows it.
+    const ending = this.ui === "over" && (!wasOver || verdict);
+    if (ending) this.verdictMessage();
     this.changed();
-    if (lines.length && !actions.length) this.fx.say(this.messageText());
-    if (this.ui === "over" && (!wasOver || verdict)) this.ended();
+    if (ending) this.ended();
+    else if (lines.length && !actions.length) this.fx.say(this.messageText());
   }
 
   async describe(view) {
@@ -185,13 +188,18 @@ export class FriendGame extends GameController {
     }[fair.stage] || "wait";
   }
 
-  ended() {
+  /** The audit's verdict on the message line: who broke the rules at which move, and how;
+   * or that everything was checked. */
+  verdictMessage() {
     this.resetMarks();
-    const result = this.view.result;
-    this.fx.end(result, this.viewer);
     const verdict = this.view.fair?.verdict;
     if (verdict?.fault) this.setMessage(() => this.faultText(verdict.fault));
     else if (verdict?.ok) this.setMessage(() => t("friend.audit_ok"));
+  }
+
+  /** The game just ended (drawn already): sound, words for the live region, focus. */
+  ended() {
+    this.fx.end(this.view.result, this.viewer);
     this.fx.say([this.statusText(), this.messageText()].filter(Boolean).join(" "));
     this.fx.focus("rematch");
     if (this.view.fair?.stage === "done") this.saveClock();
@@ -200,7 +208,17 @@ export class FriendGame extends GameController {
   faultText(fault) {
     const n = fault.action ?? null;
     const key = fault.player === this.viewer ? "friend.fault.mine" : "friend.fault.theirs";
-    return t(n === null ? `${key}.setup` : key, { n, message: fault.message || "" });
+    // what was wrong, in the page's language (`fault.<code>`), else the engine's words
+    const how = has(`fault.${fault.code}`) ? t(`fault.${fault.code}`) : fault.message || "";
+    return t(n === null ? `${key}.setup` : key, { n, message: how });
+  }
+
+  /** Whether the connection panel lies over the board: while a link is to be sent, or the
+   * connection is down during a game; never over a decided game's final board. */
+  panelShown() {
+    if (this.link) return true;
+    if (this.view?.fair?.stage === "done") return false;
+    return this.conn !== "open";
   }
 
   note(...lines) {
@@ -260,7 +278,8 @@ export class FriendGame extends GameController {
     if (saved && this.opts.then) {
       await this.answerInvite(this.opts.then); // the friend's invitation to reconnect
     } else if (saved) {
-      this.setMessage(() => t("friend.reload"));
+      this.connNote = () => t("friend.reload"); // goes once the connection is back
+      this.setMessage(this.connNote);
       this.changed();
     } else if (this.role === "host") {
       await this.invite();

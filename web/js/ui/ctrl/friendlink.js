@@ -187,6 +187,9 @@ export const linkMethods = {
     this.everOpen = true;
     this.link = null;
     this.linkError = null;
+    // "make a new link to reconnect" is done with: say the game goes on instead
+    if (this.connNote && this.lines.includes(this.connNote)) this.setMessage(() => t("friend.resumed"));
+    this.connNote = null;
     this.releaseClock();
     this.changed();
     // First thing on every new channel (the first one too): each side says what it has,

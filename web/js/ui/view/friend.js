@@ -124,9 +124,8 @@ export class FriendView {
       if (this.panel.parentNode !== host) host.append(this.panel);
       this.panel.classList.add("overlay");
       this.game.render();
-      const reconnect = ctrl.controls().reconnect;
       this.game.root.dataset.conn = ctrl.conn;
-      this.panel.hidden = !reconnect.shown && ctrl.conn === "open";
+      this.panel.hidden = !ctrl.panelShown();
     }
   }
 
