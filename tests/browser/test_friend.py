@@ -136,6 +136,11 @@ def connect(host: Friend, guest_site: Site, server) -> Friend:
     guest = Friend(guest_site.open(url))
     guest.page.wait_for_selector("#btn-join")
     assert "no server outside this site" in guest.page.inner_text("#friend-join")
+    # Before accepting, the guest sees which game is offered: variant, rules and clock.
+    offer = guest.page.inner_text("#friend-offer")
+    names = {"classic": "Classic Junqi", "gunjin": "Gunjin Shogi", "blind": "Blind Junqi"}
+    for words in (names[host.desc()["id"]], "Standard", f"{CLOCK} s to deploy, {CLOCK} s a move"):
+        assert words in offer, offer
     guest.page.click("#btn-join")
     reply = guest.link()
     assert reply != url

@@ -5,6 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { FriendGame, PAUSE_MS } from "../../web/js/ui/ctrl/friend.js";
+import { offerWords } from "../../web/js/ui/ctrl/friendlink.js";
 import * as link from "../../web/js/net/link.js";
 import { bridge, useLanguage, fakeTimers, memoryStore } from "./support.mjs";
 
@@ -395,5 +396,37 @@ test("a decided game's board is not hidden by a lost connection; a reconnection 
   assert.equal(again.conn, "lost");
   assert.equal(again.panelShown(), false, "no connection layer over the final board");
   again.dispose();
+  guest.dispose();
+});
+
+test("the invitation says which game is offered, and the guest joins only that game", async () => {
+  const log = [];
+  const net = fakeNet(log);
+  const host = named(friend("host", { role: "host", variant: "classic", preset: "chinese", clock: true },
+    log, { net }));
+  await host.start();
+  await until(() => host.conn === "invite", "the invitation");
+  const signal = await link.decodeSignal(host.link.url);
+  assert.deepEqual(signal.about, { rules: host.view.fair.rules, clock: { deploy: 90, move: 30 } });
+  assert.deepEqual(offerWords(signal.about, variants),
+    { variant: "Classic Junqi", rules: "Chinese sites", clock: "90 s to deploy, 30 s a move" });
+  const custom = { rules: { ...signal.about.rules, options: { ...signal.about.rules.options, stations: true } },
+    clock: null };
+  assert.deepEqual(offerWords(custom, variants), { variant: "Classic Junqi",
+    rules: "Chinese sites, customised (Front stations: on)", clock: "no clock" });
+
+  // A guest whose invitation promised no clock meets a host that starts one: it does not join.
+  const promise = { ...signal, about: { ...signal.about, clock: null } };
+  const guest = named(friend("guest", { role: "guest", signal: promise }, log, { net }));
+  await guest.start();
+  await until(() => guest.conn === "reply", "the reply");
+  assert.equal(await host.takeSignal(guest.link.code), true);
+  await until(() => guest.ui === "error", "the guest stops");
+  assert.match(guest.messageText(), /started another game than its invitation offered/);
+  assert.equal(guest.peer, null);
+  const answered = log.filter(([what, name, text]) => what === "send" && name === "guest"
+    && JSON.parse(text).type === "hello");
+  assert.deepEqual(answered, [], "the guest did not answer the host's hello");
+  host.dispose();
   guest.dispose();
 });

@@ -86,10 +86,31 @@ export class FriendGame extends GameController {
       }
       return reply;
     }
+    if (!this.asOffered(reply.view)) {
+      // The host's page started another game than its invitation offered (and the Join
+      // screen showed): nothing is answered, the game stops here.
+      this.offerBroken();
+      return { ok: false, error: { code: "not_as_offered", message: "not the game offered" } };
+    }
     this.persist(reply.state); // the write-ahead rule: saved before anything is sent
     for (const text of reply.send) this.transmit(text);
     await this.apply(reply.view, reply.events);
     return { ok: true, events: [], view: this.view };
+  }
+
+  /** The other page started another game than the one offered: say so and stop. */
+  offerBroken() {
+    this.token++;
+    this.closeChannel();
+    this.conn = "none";
+    this.link = null;
+    this.ui = "error";
+    this.saves?.clear();
+    if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
+    this.peer = null;
+    this.setMessage(() => t("friend.not_as_offered"));
+    this.changed();
+    this.fx.say(this.messageText());
   }
 
   persist(state) {

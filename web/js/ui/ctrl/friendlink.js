@@ -3,11 +3,51 @@
 // while the connection is down (up to PAUSE_MS). Also the browser's saved friend game.
 // No DOM; the bytes go through js/net/ (injected as `net`, so Node tests use a stand-in).
 
-import { t } from "../i18n.js";
+import { t, has } from "../i18n.js";
 
 export const PAUSE_MS = 60_000; // a lost connection holds both clocks this long
 export const SAVE_KEY = "junqi.friend.v1";
 const CLOCK_KEY = `${SAVE_KEY}.clock`;
+
+/** JSON with sorted keys: two descriptions of a game compare equal whatever their order. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The game an invitation offers, in words for the Join screen: {variant, rules, clock}.
+ * `about`: {rules: {variant, preset, options}, clock} (net/link.js); variants: the static
+ * descriptions (presets and options with their names). */
+export function offerWords(about, variants = {}) {
+  const { variant, preset, options } = about.rules;
+  const desc = variants[variant];
+  const named = (key, fallback) => (has(key) ? t(key) : fallback);
+  const presetDesc = desc?.presets?.find((p) => p.id === preset);
+  let rules = presetDesc ? named(`rules.${variant}.${preset}`, presetDesc.name)
+    : preset ? preset : t("rules.standard");
+  // options that differ from the preset's (or the default): "customised", and which
+  const changed = [];
+  for (const option of desc?.options || []) {
+    if (!(option.id in options)) continue;
+    const base = presetDesc?.options && option.id in presetDesc.options
+      ? presetDesc.options[option.id] : option.default;
+    const value = options[option.id];
+    if (value === base) continue;
+    const key = `rule.${variant}.${option.id}`;
+    const valueWords = typeof value === "boolean" ? t(value ? "friend.offer.on" : "friend.offer.off")
+      : named(`${key}.${value}`, option.choice_names?.[option.choices?.indexOf(value)] ?? String(value));
+    changed.push(`${named(key, option.name)}: ${valueWords}`);
+  }
+  if (changed.length) rules = `${t("rules.custom", { preset: rules })} (${changed.join("; ")})`;
+  const clock = about.clock
+    ? t("friend.offer.clock", { deploy: about.clock.deploy, move: about.clock.move })
+    : t("friend.offer.no_clock");
+  const name = named(`variant.${variant}`, variant);
+  return { variant: name, rules, clock };
+}
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 export const randomTag = () => hex(globalThis.crypto.getRandomValues(new Uint8Array(8)));
@@ -93,13 +133,30 @@ export const linkMethods = {
       this.changed();
       const channel = await this.net.Channel.offer({ iceServers: this.iceServers() });
       this.useChannel(channel);
-      const code = await this.net.encodeSignal({ kind: "offer", net: this.netMode, game: this.match, sdp: channel.sdp });
+      const code = await this.net.encodeSignal({ kind: "offer", net: this.netMode, game: this.match,
+        sdp: channel.sdp, about: this.offered() });
       this.link = { kind: "offer", code, url: this.net.signalURL(this.pageURL, code) };
       this.lastOffer = code; // a page that opens its own invitation can say so
       this.saveClock();
       this.conn = "invite";
       this.changed();
     });
+  },
+
+  /** The game this page offers, as an invitation names it: {rules, clock} (null before the
+   * engine has said). */
+  offered() {
+    const fair = this.view?.fair;
+    return fair?.rules ? { rules: fair.rules, clock: fair.clock ?? null } : null;
+  },
+
+  /** Whether the game the other page started is the one its invitation offered (the Join
+   * screen showed that one). True when the invitation named none. */
+  asOffered(view) {
+    const promised = this.opts.signal?.about;
+    const fair = view?.fair;
+    if (!promised || this.role !== "guest" || !fair?.rules) return true;
+    return canonical(promised) === canonical({ rules: fair.rules, clock: fair.clock ?? null });
   },
 
   /** Answer an invitation ({kind: "offer", net, game, sdp}): a reply link to send back. */

@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import * as prefs from "../prefs.js";
 import { GameView } from "./game.js";
 import { FriendGame, localSaves } from "../ctrl/friend.js";
+import { offerWords } from "../ctrl/friendlink.js";
 import { qrPath } from "../../net/qr.js";
 import { Channel } from "../../net/rtc.js";
 import { TabRelay } from "../../net/tabs.js";
@@ -162,6 +163,8 @@ export class FriendView {
       text = t("friend.waiting_reply");
     } else if (ctrl.conn === "reply") {
       text = t("friend.waiting_open");
+    } else if (ctrl.ui === "error") {
+      text = ctrl.messageText(); // why the game could not go on (no board to show it under)
     } else if (ctrl.ui === "engine") {
       text = t("status.engine");
     } else if (ctrl.conn === "open" && ctrl.ui === "link") {
@@ -345,9 +348,16 @@ function joinScreen(app, signal) {
     disabled: stun && !servers,
     on: { click: () => startFriend(app, { mode: "friend", role: "guest", signal }) } },
   t("friend.join"));
+  // the game offered, before the player accepts (the host's claim: checked at the hello)
+  const offer = signal.about ? offerWords(signal.about, app.variants) : null;
   app.screen.append(h("section", { class: "friend-notice friend-join", id: "friend-join",
     "aria-labelledby": "friend-join-title" },
   h("h2", { id: "friend-join-title" }, t("friend.title.join")),
+  offer ? h("dl", { class: "friend-offer", id: "friend-offer" },
+    h("dt", {}, t("friend.offer.game")), h("dd", { "data-offer": "variant" }, offer.variant),
+    h("dt", {}, t("friend.offer.rules")), h("dd", { "data-offer": "rules" }, offer.rules),
+    h("dt", {}, t("friend.offer.time")), h("dd", { "data-offer": "clock" }, offer.clock))
+    : h("p", { id: "friend-offer" }, t("friend.offer.unknown")),
   h("p", {}, t(stun ? "friend.net.stun" : "friend.net.lan", { server: servers })),
   stun && !servers ? h("p", { role: "alert" }, t("friend.no_stun")) : null,
   unfinished(saved) ? h("p", {}, t("friend.join_replaces")) : null,
