@@ -89,8 +89,13 @@ export class FriendGame extends GameController {
     if (!this.asOffered(reply.view)) {
       // The host's page started another game than its invitation offered (and the Join
       // screen showed): nothing is answered, the game stops here.
-      this.offerBroken();
+      this.cannotJoin(() => t("friend.not_as_offered"));
       return { ok: false, error: { code: "not_as_offered", message: "not the game offered" } };
+    }
+    if (reply.events.some((ev) => ev.type === "taken")) {
+      // The invitation this page answered was used by someone else: its host's page said so.
+      this.cannotJoin(() => t("friend.taken"));
+      return { ok: false, error: { code: "taken", message: "the invitation was already taken" } };
     }
     this.persist(reply.state); // the write-ahead rule: saved before anything is sent
     for (const text of reply.send) this.transmit(text);
@@ -98,8 +103,9 @@ export class FriendGame extends GameController {
     return { ok: true, events: [], view: this.view };
   }
 
-  /** The other page started another game than the one offered: say so and stop. */
-  offerBroken() {
+  /** This page cannot join the game (another game than offered, or the invitation was
+   * taken): say why and stop; nothing of it is kept. */
+  cannotJoin(why) {
     this.token++;
     this.closeChannel();
     this.conn = "none";
@@ -108,7 +114,7 @@ export class FriendGame extends GameController {
     this.saves?.clear();
     if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
     this.peer = null;
-    this.setMessage(() => t("friend.not_as_offered"));
+    this.setMessage(why);
     this.changed();
     this.fx.say(this.messageText());
   }
@@ -472,8 +478,9 @@ export class FriendGame extends GameController {
     this.ticking = null;
     this.closeChannel();
     if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
-    // nothing to go back to: a game decided, or an invitation nobody answered
-    if (["done", "hello", undefined].includes(this.view?.fair?.stage)) this.saves?.clear();
+    // nothing to go back to: a game decided, or an invitation nobody answered (unless the
+    // game moves to another tab, which goes on from the save)
+    if (!this.moving && ["done", "hello", undefined].includes(this.view?.fair?.stage)) this.saves?.clear();
     this.peer = null;
     this.token++;
     this.listeners = [];

@@ -133,6 +133,9 @@ export const linkMethods = {
       this.changed();
       const channel = await this.net.Channel.offer({ iceServers: this.iceServers() });
       this.useChannel(channel);
+      // kept (in memory) so a late answer to this invitation can be told it was taken
+      this.invitations = [{ sdp: channel.sdp, certificate: channel.certificate },
+        ...(this.invitations || [])].slice(0, 4);
       const code = await this.net.encodeSignal({ kind: "offer", net: this.netMode, game: this.match,
         sdp: channel.sdp, about: this.offered() });
       this.link = { kind: "offer", code, url: this.net.signalURL(this.pageURL, code) };
@@ -169,6 +172,7 @@ export const linkMethods = {
       this.linkError = null;
       this.connError = null;
       this.changed();
+      this.answered = [signal.sdp, ...(this.answered || [])].slice(0, 8);
       const channel = await this.net.Channel.answer(signal.sdp, { iceServers: this.iceServers(signal.net) });
       this.useChannel(channel);
       const code = await this.net.encodeSignal({ kind: "answer", net: signal.net, game: this.match, sdp: channel.sdp });
@@ -196,22 +200,54 @@ export const linkMethods = {
       return false;
     }
     if (signal.kind === "answer") {
-      if (this.conn !== "invite" || !this.channel) {
-        this.linkError = t("friend.no_invitation");
+      if (this.accepted?.includes(signal.sdp)) {
+        this.linkError = t("friend.reply_used");
         this.changed();
         return false;
       }
+      if (this.conn !== "invite" || !this.channel) return this.refuseReply(signal);
+      this.accepted = [signal.sdp, ...(this.accepted || [])].slice(0, 8);
       this.conn = "connecting";
       this.changed();
       await this.guard(() => this.channel.accept(signal.sdp));
       return true;
     }
+    if (this.answered?.includes(signal.sdp)) {
+      this.linkError = t("friend.invitation_used");
+      this.changed();
+      return false;
+    }
     await this.answerInvite(signal);
     return true;
   },
 
-  /** A code passed on by another tab: taken when it is for this game and fits the
-   * moment (a reply to this page's invitation, or an invitation to reconnect). */
+  /** A reply to an invitation of this game that this page no longer waits for: someone
+   * else answered it after it was used. That page would wait forever: it is told, on a
+   * connection of its own, that the invitation was already taken (Channel.refuse). */
+  async refuseReply(signal) {
+    const invitations = this.invitations || [];
+    if (!invitations.length || typeof this.net.Channel.refuse !== "function") {
+      this.linkError = t("friend.no_invitation");
+      this.changed();
+      return false;
+    }
+    const reply = await this.engine.call({ op: "fair_taken" });
+    if (!reply.ok) return false;
+    this.note(() => t("friend.told_taken"));
+    this.changed();
+    this.fx.say(this.messageText());
+    for (const invitation of invitations) {
+      this.net.Channel.refuse({ offer: invitation.sdp, certificate: invitation.certificate,
+        answer: signal.sdp, text: reply.send[0], iceServers: this.iceServers(signal.net) })
+        .catch(() => false);
+    }
+    return true;
+  },
+
+  /** A code passed on by another tab: taken when it is for this game and fits the moment
+   * (a reply to this page's invitation, a late reply to refuse, an invitation to
+   * reconnect this page has not answered yet). Decided at once; the work goes on after
+   * (the other tab waits for the answer). */
   async takeCode(code) {
     let signal;
     try {
@@ -220,9 +256,23 @@ export const linkMethods = {
       return false;
     }
     if (!this.peer || !signal.game || signal.game !== this.match) return false;
-    // a reply fits this page's own invitation; an invitation fits a page not inviting itself
-    if ((signal.kind === "answer") !== (this.conn === "invite")) return false;
-    return this.takeSignal(signal);
+    if (signal.kind === "answer" && this.accepted?.includes(signal.sdp)) return false;
+    if (signal.kind === "offer" && (this.conn === "invite" || this.answered?.includes(signal.sdp))) {
+      return false; // its own invitation is no invitation to it; an answered one is used
+    }
+    this.takeSignal(signal).catch(() => {});
+    return true;
+  },
+
+  /** Another tab takes this game over: let go cleanly. The state is saved (write-ahead,
+   * and the calls under way are awaited), the clocks wait as for a lost connection, and
+   * the channel closes (the friend's page sees the connection go, as on a reload). The
+   * screen then disposes of the game, keeping its save. */
+  async letGo() {
+    this.moving = true;
+    await this.queue;
+    this.holdClock();
+    this.closeChannel();
   },
 
   useChannel(channel) {

@@ -10,7 +10,7 @@ import { FriendGame, localSaves } from "../ctrl/friend.js";
 import { offerWords } from "../ctrl/friendlink.js";
 import { qrPath } from "../../net/qr.js";
 import { Channel } from "../../net/rtc.js";
-import { TabRelay } from "../../net/tabs.js";
+import { ASK_MS, PASS_MS, TabRelay } from "../../net/tabs.js";
 import { decodeSignal, encodeSignal, fragmentCode, signalURL } from "../../net/link.js";
 
 const NET = { Channel, encodeSignal, decodeSignal, signalURL };
@@ -273,6 +273,7 @@ export class FriendView {
   dispose() {
     if (this.game) this.game.dispose(); // disposes the controller too
     else this.ctrl.dispose();
+    relay?.release(); // another tab may play this game now
   }
 }
 
@@ -284,14 +285,56 @@ function tabs(app) {
     // A code opened in another tab of this browser: the friend game on screen takes it
     // when it is for this game (a reply to its invitation, or an invitation to reconnect).
     relay.listen(async (code) => Boolean(app.game?.friend) && app.game.takeCode(code));
+    // Another tab moves this game there: let go cleanly, then say where it went.
+    relay.onLetGo(async (tag) => {
+      const game = app.game;
+      if (!game?.friend || game.match !== tag) return relay.release();
+      await game.letGo();
+      if (app.game === game) notice(app, t("friend.moved"));
+      else relay.release();
+    });
   }
   return relay;
 }
 
+/** The game is played in another tab of this browser: say so, and offer to move it here
+ * (that tab lets go; this one goes on from the saved state, as after a reload). */
+function elsewhere(app, tag) {
+  app.endGame();
+  app.startView?.dispose();
+  app.startView = null;
+  clear(app.screen);
+  const state = h("p", { class: "hint", id: "friend-moving", role: "status" });
+  const abort = new AbortController();
+  const move = h("button", { type: "button", class: "primary", id: "btn-friend-move",
+    on: { click: async () => {
+      move.disabled = true;
+      state.textContent = t("friend.moving");
+      if (!(await tabs(app).take(tag, abort.signal))) return;
+      const saved = savedGames().load();
+      if (saved?.match === tag) await startFriend(app, { mode: "friend", saved });
+      else {
+        relay.release();
+        app.showStart();
+      }
+    } } }, t("friend.move_here"));
+  const back = h("button", { type: "button", id: "btn-notice-back",
+    on: { click: () => {
+      abort.abort();
+      app.showStart();
+    } } }, t("friend.back_start"));
+  app.screen.append(h("section", { class: "friend-notice", id: "friend-elsewhere", role: "status" },
+    h("p", {}, t("friend.elsewhere")), h("div", { class: "row" }, move, back), state));
+  move.focus();
+}
+
 /** Open the friend-game screen: a new game to host, an invitation to answer, or a saved
- * game to go on with (options.saved). */
+ * game to go on with (options.saved). One live copy per browser: a game another tab plays
+ * is not opened again here (elsewhere). */
 export async function startFriend(app, options) {
   app.endGame();
+  const tag = options.saved?.match || options.signal?.game || "";
+  if (tag && !(await tabs(app).hold(tag))) return elsewhere(app, tag);
   app.startView?.dispose();
   app.startView = null;
   clear(app.screen);
@@ -320,6 +363,8 @@ export async function startFriend(app, options) {
   document.title = `${t("friend.title")} — ${t("title.site")}`;
   tabs(app);
   await ctrl.start();
+  // a new game's tag is made as it starts: held from then on
+  if (!tag && ctrl.match && app.game === ctrl) await tabs(app).hold(ctrl.match);
 }
 
 /** A short screen with one message and a way back. */
@@ -380,8 +425,15 @@ export async function openFriendCode(app, code) {
     notice(app, t("friend.own_link"));
     return;
   }
-  if (await tabs(app).pass(code)) {
+  // A tab of this browser that plays this game (Web Locks say so) gets the code, and time
+  // to answer; if it does not take it, the game is not opened here a second time.
+  const held = await tabs(app).isHeld(signal.game);
+  if (held !== false && (await tabs(app).pass(code, held ? ASK_MS : PASS_MS, signal.game))) {
     notice(app, t("friend.passed"));
+    return;
+  }
+  if (held) {
+    elsewhere(app, signal.game);
     return;
   }
   const saved = savedGames().load();
