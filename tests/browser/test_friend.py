@@ -355,9 +355,7 @@ def test_a_second_tab_does_not_make_a_second_live_copy(pair, server):
     assert "moved to another tab" in guest.page.inner_text("#friend-notice")
     assert guest.page.evaluate("window.junqiUI.game") is None
     moved = Friend(second, seed=4)
-    second.wait_for_function(
-        "p => window.junqiUI?.game?.view?.ply === p", arg=ply, timeout=30_000
-    )
+    second.wait_for_function("p => window.junqiUI?.game?.view?.ply === p", arg=ply, timeout=30_000)
     host.wait_conn("lost")
     reconnect_and_play_on(host, moved, ply)
 
