@@ -21,6 +21,7 @@ const NAME = "junqi-friend";
 const LOCK = "junqi-friend-game:";
 export const PASS_MS = 600; // no tab is known to hold the game: a short wait
 export const ASK_MS = 5000; // a tab holds it: it answers within this (even a busy one)
+const HOLD_WAIT_MS = 1500;
 
 export class TabRelay {
   constructor(BC = globalThis.BroadcastChannel, locks = globalThis.navigator?.locks) {
@@ -94,14 +95,17 @@ export class TabRelay {
     }
   }
 
-  /** This tab plays the game `tag` from now on; false when another tab does. */
-  hold(tag) {
+  /** This tab plays the game `tag` from now on; false when another tab does. It waits a
+   * moment for the lock: a page reloaded in this tab may still hold it while it goes. */
+  hold(tag, waitMs = HOLD_WAIT_MS) {
     if (!this.locks || !tag) return Promise.resolve(true);
     if (this.held?.tag === tag) return Promise.resolve(true);
     this.release();
     return new Promise((resolve) => {
-      this.locks.request(LOCK + tag, { ifAvailable: true }, (lock) => {
-        if (!lock) return resolve(false);
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(), waitMs);
+      this.locks.request(LOCK + tag, { signal: abort.signal }, () => {
+        clearTimeout(timer);
         return new Promise((release) => {
           this.held = { tag, release };
           resolve(true);
