@@ -313,13 +313,19 @@ def test_friend_game_over_webrtc(pair, server, variant):
     assert host.page.is_visible("svg.board") and host.page.is_visible("#btn-rematch")
 
 
-def host_classic(host_site: Site, server) -> Friend:
+def classic_pair(pair, server) -> tuple[Friend, Friend, str]:
+    """A Classic game without a clock, connected, both in setup: (host, guest, invitation)."""
+    host_site, guest_site = pair
     host = Friend(host_site.open(server.url), seed=3)
     host.page.emulate_media(reduced_motion="reduce")
     host.page.check("#variant-classic")
     host.choose("mode", "friend")
     host.page.click("#btn-play")
-    return host
+    url = host.link()
+    guest = connect(host, guest_site, server)
+    for side in (host, guest):
+        side.wait("setup")
+    return host, guest, url
 
 
 def test_a_second_tab_does_not_make_a_second_live_copy(pair, server):
@@ -327,12 +333,9 @@ def test_a_second_tab_does_not_make_a_second_live_copy(pair, server):
     tab of the guest's browser says the game is open in another tab (the live one keeps its
     connection); "Move it here" makes the first tab let go, and the second goes on from the
     saved game with a fresh link exchange."""
-    host_site, guest_site = pair
-    host = host_classic(host_site, server)
-    url = host.link()
-    guest = connect(host, guest_site, server)
+    guest_site = pair[1]
+    host, guest, url = classic_pair(pair, server)
     for side in (host, guest):
-        side.wait("setup")
         side.page.click("#btn-confirm")
     for side in (host, guest):
         side.wait("play", mine=False, timeout=60_000)
@@ -364,12 +367,8 @@ def test_an_invitation_already_taken_is_said_to_a_third_page(pair, server, rtc_b
     """A third person opens an invitation that was already used and sends the reply: when
     the host's page gets it (opened in a new tab of the host's browser), the third page is
     told at once that the invitation was already taken; the game goes on undisturbed."""
-    host_site, guest_site = pair
-    host = host_classic(host_site, server)
-    url = host.link()
-    guest = connect(host, guest_site, server)
-    for side in (host, guest):
-        side.wait("setup")
+    host_site = pair[0]
+    host, guest, url = classic_pair(pair, server)
     third_site = Site(rtc_browser, f"{request.node.name}-third")
     try:
         third = Friend(third_site.open(url))

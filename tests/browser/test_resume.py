@@ -91,6 +91,16 @@ def reload(page) -> None:
     page.evaluate(LISTEN_JS)
 
 
+def play_asks_first(page) -> None:
+    """Play on the start screen asks before a new game replaces the saved one; "no" keeps
+    the saved game on offer."""
+    page.click("#btn-play")
+    page.wait_for_selector("dialog.confirm")
+    assert "replaces the unfinished one" in page.inner_text("dialog.confirm")
+    page.click("dialog.confirm [data-answer=no]")
+    assert page.is_visible(".start") and page.is_visible("#btn-continue")
+
+
 def resign(page, d: GameDriver) -> None:
     d.wait("play", "over")
     if d.ui == "over":
@@ -222,11 +232,7 @@ def test_a_new_game_asks_before_replacing_the_saved_one(site, server):
     wait_saved(page, 0)
     reload(page)
     page.wait_for_selector("#btn-continue")
-    page.click("#btn-play")
-    page.wait_for_selector("dialog.confirm")
-    assert "replaces the unfinished one" in page.inner_text("dialog.confirm")
-    page.click("dialog.confirm [data-answer=no]")
-    assert page.is_visible("#btn-continue") and page.is_visible(".start")
+    play_asks_first(page)
     page.click("#btn-play")
     page.click("dialog.confirm [data-answer=yes]")
     d.wait("setup")
@@ -297,11 +303,7 @@ def test_the_start_screen_knows_the_saved_game_before_the_engine(site, server):
     assert page.evaluate("document.documentElement.dataset.state") == "loading"
     assert page.is_visible("#btn-continue")
     assert f"move {ply}" in page.inner_text("#continue-what")
-    page.click("#btn-play")
-    page.wait_for_selector("dialog.confirm")
-    assert "replaces the unfinished one" in page.inner_text("dialog.confirm")
-    page.click("dialog.confirm [data-answer=no]")
-    assert page.is_visible(".start") and page.is_visible("#btn-continue")
+    play_asks_first(page)
     page.click("#btn-continue")
     assert "as soon as the engine is ready" in page.inner_text("#continue-waiting")
     page.evaluate("window.__releaseEngine()")

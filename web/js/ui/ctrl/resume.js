@@ -61,44 +61,66 @@ export function curtainSeat(view) {
   return view?.turn ?? 0;
 }
 
-export const SUMMARY_KEY = "junqi.saved.v1";
-
-/** The saved game's public summary in local storage: what the engine's `keep_game` answered
- * (variant, rules, mode, CPU level, move number; nothing hidden) and the page's clock
- * choice. It says a saved game exists before the engine can; the engine's own answer
- * (`saved_game`) replaces it once it comes. */
-export class SavedSummary {
-  constructor(storage = globalThis.localStorage) {
+/** One JSON value in local storage: damaged reads as null; a full or private storage
+ * keeps nothing (writes return false). */
+class Stored {
+  constructor(key, storage = globalThis.localStorage) {
+    this.key = key;
     this.storage = storage;
   }
 
-  /** {summary, page: {clock}} as describeSaved() takes it, or null. */
-  read() {
+  readJSON() {
     try {
-      const data = JSON.parse(this.storage?.getItem(SUMMARY_KEY) || "null");
-      if (!data || data.v !== 1 || !data.summary || typeof data.summary !== "object") return null;
-      return { summary: data.summary, page: { clock: data.clock === true }, at: data.at ?? null };
+      return JSON.parse(this.storage?.getItem(this.key) || "null");
     } catch {
       return null;
     }
   }
 
-  write(summary, page = null) {
-    if (!summary) return this.clear();
+  writeJSON(value) {
     try {
-      this.storage?.setItem(SUMMARY_KEY, JSON.stringify({ v: 1, summary, clock: page?.clock === true,
-        at: Date.now() }));
+      this.storage?.setItem(this.key, JSON.stringify(value));
+      return true;
     } catch {
-      // storage full or private mode: the start screen learns of the save from the engine
+      return false;
     }
   }
 
-  clear() {
+  remove() {
     try {
-      this.storage?.removeItem(SUMMARY_KEY);
+      this.storage?.removeItem(this.key);
     } catch {
       // nothing to forget
     }
+  }
+}
+
+export const SUMMARY_KEY = "junqi.saved.v1";
+
+/** The saved game's public summary in local storage: what the engine's `keep_game` answered
+ * (variant, rules, mode, CPU level, move number; nothing hidden) and the page's clock
+ * choice. It says a saved game exists before the engine can; the engine's own answer
+ * (`saved_game`) replaces it once it comes. (Not kept: the start screen then learns of
+ * the save from the engine.) */
+export class SavedSummary extends Stored {
+  constructor(storage = globalThis.localStorage) {
+    super(SUMMARY_KEY, storage);
+  }
+
+  /** {summary, page: {clock}} as describeSaved() takes it, or null. */
+  read() {
+    const data = this.readJSON();
+    if (!data || data.v !== 1 || !data.summary || typeof data.summary !== "object") return null;
+    return { summary: data.summary, page: { clock: data.clock === true }, at: data.at ?? null };
+  }
+
+  write(summary, page = null) {
+    if (!summary) return this.clear();
+    this.writeJSON({ v: 1, summary, clock: page?.clock === true, at: Date.now() });
+  }
+
+  clear() {
+    this.remove();
   }
 }
 
@@ -143,22 +165,19 @@ export const STATS_KEY = "junqi.stats.v1";
 
 /** Won / drawn / lost per variant and opponent ("cpu:easy", "hotseat", "friend"), in local
  * storage. On one device "won" counts the first player's wins, "lost" the second's. */
-export class Stats {
+export class Stats extends Stored {
   constructor(storage = globalThis.localStorage) {
-    this.storage = storage;
+    super(STATS_KEY, storage);
   }
 
   load() {
-    try {
-      const data = JSON.parse(this.storage?.getItem(STATS_KEY) || "null");
-      if (data && data.v === 1 && data.games && typeof data.games === "object") return data;
-    } catch {
-      // damaged: start again
-    }
+    const data = this.readJSON(); // damaged: start again
+    if (data && data.v === 1 && data.games && typeof data.games === "object") return data;
     return { v: 1, games: {} };
   }
 
-  /** Count one finished game: outcome "won" | "drawn" | "lost". */
+  /** Count one finished game: outcome "won" | "drawn" | "lost" (not counted when the
+   * storage is full or private). */
   record(variant, opponent, outcome) {
     if (!["won", "drawn", "lost"].includes(outcome)) return;
     const data = this.load();
@@ -166,11 +185,7 @@ export class Stats {
     const row = { won: 0, drawn: 0, lost: 0, ...(data.games[key] || {}) };
     row[outcome] += 1;
     data.games[key] = row;
-    try {
-      this.storage?.setItem(STATS_KEY, JSON.stringify(data));
-    } catch {
-      // storage full or private mode: not counted
-    }
+    this.writeJSON(data);
   }
 
   /** [{variant, opponent, won, drawn, lost}] in a stable order. */
@@ -185,11 +200,7 @@ export class Stats {
   }
 
   reset() {
-    try {
-      this.storage?.removeItem(STATS_KEY);
-    } catch {
-      // nothing to forget
-    }
+    this.remove();
   }
 }
 
