@@ -347,6 +347,12 @@ def test_a_second_tab_does_not_make_a_second_live_copy(pair, server):
     assert second.evaluate("window.junqiUI.game") is None
     again = guest_site.open(server.url)  # no link: the recent saved game is not reopened
     again.wait_for_selector("#friend-elsewhere", timeout=15_000)
+    # nor ended by a new friend game there (this browser keeps one)
+    again.click("#btn-notice-back")
+    again.check("#mode-friend")
+    again.click("#btn-play")
+    again.wait_for_selector("#friend-elsewhere", timeout=15_000)
+    assert "keeps one such game" in again.inner_text("#friend-elsewhere")
     again.close()
     for side in (host, guest):
         side.wait_conn("open")  # the live copy was not disturbed

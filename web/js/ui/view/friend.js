@@ -299,7 +299,7 @@ function tabs(app) {
 
 /** The game is played in another tab of this browser: say so, and offer to move it here
  * (that tab lets go; this one goes on from the saved state, as after a reload). */
-function elsewhere(app, tag) {
+function elsewhere(app, tag, text = t("friend.elsewhere")) {
   app.endGame();
   app.startView?.dispose();
   app.startView = null;
@@ -324,7 +324,7 @@ function elsewhere(app, tag) {
       app.showStart();
     } } }, t("friend.back_start"));
   app.screen.append(h("section", { class: "friend-notice", id: "friend-elsewhere", role: "status" },
-    h("p", {}, t("friend.elsewhere")), h("div", { class: "row" }, move, back), state));
+    h("p", {}, text), h("div", { class: "row" }, move, back), state));
   move.focus();
 }
 
@@ -335,6 +335,13 @@ export async function startFriend(app, options) {
   app.endGame();
   const tag = options.saved?.match || options.signal?.game || "";
   if (tag && !(await tabs(app).hold(tag))) return elsewhere(app, tag);
+  // This browser keeps one friend game (one save): a new one would end the one another
+  // tab plays. Say so instead, and offer to move that one here.
+  const current = options.saved ? null : savedGames().load();
+  if (unfinished(current) && current.match !== tag && (await tabs(app).isHeld(current.match))) {
+    tabs(app).release();
+    return elsewhere(app, current.match, t("friend.elsewhere_other"));
+  }
   app.startView?.dispose();
   app.startView = null;
   clear(app.screen);
