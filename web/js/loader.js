@@ -36,19 +36,26 @@ function byteWords(count, words) {
     { done: size(Math.min(count.done, count.total)), total: size(count.total) });
 }
 
-/** "Downloading Python: 4.2 of 12.3 MB", "Starting Python (still working, 12 s)": the
- * progress ({step, count}) in words; `quiet`: seconds since it last moved. */
-export function progressText(progress, quiet = 0, labels = STEP_LABELS) {
+/** The progress ({step, count}) in words, in two parts: the step ("Downloading Python")
+ * and how far it is (": 4.2 of 12.3 MB", " (still working, 12 s)"); `quiet`: seconds
+ * since it last moved. */
+export function progressParts(progress, quiet = 0, labels = STEP_LABELS) {
   const words = { ...STEP_LABELS, ...labels };
   const step = progress?.step || "download";
-  let text = words[step] || step;
+  let detail = "";
   const count = progress?.count;
   if (count && count.total > 0 && step !== "ready") {
-    text += `: ${count.unit === "bytes" ? byteWords(count, words)
+    detail += `: ${count.unit === "bytes" ? byteWords(count, words)
       : fill(words.modules, { done: count.done, total: count.total })}`;
   }
-  if (quiet >= QUIET_SHOWN_S && step !== "ready") text += ` (${fill(words.quiet, { s: quiet })})`;
-  return text;
+  if (quiet >= QUIET_SHOWN_S && step !== "ready") detail += ` (${fill(words.quiet, { s: quiet })})`;
+  return { step: words[step] || step, detail };
+}
+
+/** "Downloading Python: 4.2 of 12.3 MB", "Starting Python (still working, 12 s)". */
+export function progressText(progress, quiet = 0, labels = STEP_LABELS) {
+  const { step, detail } = progressParts(progress, quiet, labels);
+  return step + detail;
 }
 
 export class Loader {
@@ -60,6 +67,12 @@ export class Loader {
     this.retryButton = doc.getElementById("loader-retry");
     this.labels = STEP_LABELS;
     this.last = null;
+    // The count changes many times a second: shown, but not read out by the indicator's
+    // live region (which says each new step).
+    this.count = doc.createElement("span");
+    this.count.className = this.label.className;
+    this.count.setAttribute("aria-hidden", "true");
+    this.label.after(this.count);
   }
 
   /** progress: {stage, step, fraction in 0..1, detail, count}; quiet: seconds since it
@@ -70,7 +83,9 @@ export class Loader {
     this.pill.hidden = false;
     this.pill.dataset.stage = progress.stage;
     this.pill.dataset.step = progress.step || "";
-    this.label.textContent = progressText(progress, quiet, this.labels);
+    const { step, detail } = progressParts(progress, quiet, this.labels);
+    if (this.label.textContent !== step) this.label.textContent = step;
+    this.count.textContent = detail;
     this.bar.value = progress.fraction;
     this.bar.textContent = `${Math.round(progress.fraction * 100)}%`;
     this.pill.title = progress.detail || "";
