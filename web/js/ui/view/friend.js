@@ -311,6 +311,7 @@ function elsewhere(app, tag, text = t("friend.elsewhere")) {
       move.disabled = true;
       state.textContent = t("friend.moving");
       if (!(await tabs(app).take(tag, abort.signal))) return;
+      if (!section.isConnected) return relay.release(); // this screen was left meanwhile
       const saved = savedGames().load();
       if (saved?.match === tag) await startFriend(app, { mode: "friend", saved });
       else {
@@ -323,8 +324,9 @@ function elsewhere(app, tag, text = t("friend.elsewhere")) {
       abort.abort();
       app.showStart();
     } } }, t("friend.back_start"));
-  app.screen.append(h("section", { class: "friend-notice", id: "friend-elsewhere", role: "status" },
-    h("p", {}, text), h("div", { class: "row" }, move, back), state));
+  const section = h("section", { class: "friend-notice", id: "friend-elsewhere", role: "status" },
+    h("p", {}, text), h("div", { class: "row" }, move, back), state);
+  app.screen.append(section);
   move.focus();
 }
 
