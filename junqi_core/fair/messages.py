@@ -161,6 +161,9 @@ SCHEMAS: dict[str, dict[str, Check | tuple[str, Check]]] = {
     "open": {"secrets": _object},
     "rematch": {"nonce": DIGEST},
     "resume": {"recv": _int(0, 10**9), "chain": DIGEST, "sent": _int(0, 10**9), "answer": _bool},
+    # to a third page that answered an invitation already used: the only message of that
+    # channel (sid null, seq 0); its page tells its player and stops
+    "taken": {},
 }
 
 

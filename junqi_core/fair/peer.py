@@ -9,6 +9,7 @@
     peer.view()                     # views.view() shape for this seat, plus "fair"
     text = peer.to_json(); peer = FairPeer.from_json(text)
     peer.reconnect()                # on a new data channel: both resend what is missing
+    taken_notice()                  # the message for a third page that answered a used invitation
 
 Every call returns {"ok": true, "send": [message texts], "events": [...]} or
 {"ok": false, "error": {"code", "message"}, "send": [...], "events": []}; a refused call or
@@ -54,6 +55,11 @@ def session_id(
         bytes.fromhex(guest_nonce),
         game,
     ).hex()
+
+
+def taken_notice() -> str:
+    """The message for a page that answered an invitation already used by someone else."""
+    return encode({"v": PROTOCOL, "type": "taken", "sid": None, "seq": 0})
 
 
 def _chain(previous: str, text: str) -> str:
@@ -364,6 +370,9 @@ class FairPeer:
         if message["type"] == "resume":
             self._on_resume(message)
             return
+        if message["type"] == "taken":
+            self._on_taken(message)
+            return
         if message["seq"] != conn["seq_in"]:
             code = "replayed" if message["seq"] < conn["seq_in"] else "out_of_order"
             raise MessageError(code, f"expected message {conn['seq_in']}, got {message['seq']}")
@@ -414,6 +423,13 @@ class FairPeer:
             if msg["sid"] != sid:
                 raise MessageError("wrong_session", "the guest computed another session id")
         self._start_game(now)
+
+    def _on_taken(self, msg: dict) -> None:
+        """The invitation this guest answered was already taken: say so, change nothing."""
+        started = self.session is not None or self.s["conn"]["seq_in"] > 0
+        if self.role != "guest" or started or msg["sid"] is not None or msg["seq"] != 0:
+            raise FairError("unexpected", "only a page that has not started can be told that")
+        self.events.append({"type": "taken"})
 
     def _sid(self) -> str:
         match = self.s["match"]
