@@ -744,6 +744,14 @@ def op_fair_restore(message: dict) -> dict:
     return {"peer": peer_id, "view": view}
 
 
+def op_fair_taken(message: dict) -> dict:
+    """The message for a page that answered this page's invitation after someone else did:
+    sent on a channel of its own, it tells that page the invitation was already taken."""
+    from junqi_core.fair.peer import taken_notice
+
+    return {"send": [taken_notice()]}
+
+
 def op_fair_drop(message: dict) -> dict:
     peer_id, _ = _peer(message)
     del _peers[peer_id]
@@ -783,4 +791,5 @@ OPS: dict[str, Callable[[dict], dict]] = {
     "fair_state": op_fair_state,
     "fair_restore": op_fair_restore,
     "fair_drop": op_fair_drop,
+    "fair_taken": op_fair_taken,
 }

@@ -419,6 +419,7 @@ def _message_fields(table: Table, kind: str) -> dict:
         "open": {"secrets": {"layout": {}}},
         "rematch": {"nonce": digest},
         "resume": {"recv": 0, "chain": digest, "sent": 0, "answer": False},
+        "taken": {},
     }[kind]
 
 

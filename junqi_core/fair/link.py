@@ -70,6 +70,11 @@ def session_id(rules: dict, clock: Any, host_nonce: str, guest_nonce: str, game:
     ).hex()
 
 
+def taken_notice() -> str:
+    """The message for a page that answered an invitation already used by someone else."""
+    return encode(m.Taken(seq=0))
+
+
 def _chain(previous: str, text: str) -> str:
     return digest("chain", bytes.fromhex(previous), text).hex()
 
@@ -144,6 +149,8 @@ def receive(state: PeerState, text: Any, now: float, conduct: Conduct) -> PeerSt
     message = decode(text)
     if isinstance(message, m.Resume):  # not numbered: it says what each side has
         return _on_resume(PeerStep(state), message)
+    if isinstance(message, m.Taken):  # on a channel of its own: changes nothing
+        return _on_taken(PeerStep(state), message)
     conn = state.conn
     if message.seq != conn.seq_in:
         code = "replayed" if message.seq < conn.seq_in else "out_of_order"  # type: ignore[operator]
@@ -163,6 +170,15 @@ def _in_session(step: PeerStep, message: m.Message, now: float, conduct: Conduct
     if isinstance(message, m.Rematch):
         return _on_rematch(step, message, now, conduct)
     return with_game(step, play.handle(game, message, now))
+
+
+def _on_taken(step: PeerStep, msg: m.Taken) -> PeerStep:
+    """The invitation this guest answered was already taken: say so, change nothing."""
+    state = step.state
+    started = state.session is not None or state.conn.seq_in > 0
+    if state.role != "guest" or started or msg.sid is not None or msg.seq != 0:
+        raise FairError("unexpected", "only a page that has not started can be told that")
+    return step.event({"type": "taken"})
 
 
 def _on_hello(step: PeerStep, msg: m.Hello, now: float, conduct: Conduct) -> PeerStep:

@@ -277,6 +277,12 @@ class Rematch(Message):
     nonce: str = wire(DIGEST)
 
 
+@message("taken")
+class Taken(Message):
+    """To a third page that answered an invitation already used: the only message of that
+    channel (sid null, seq 0); its page tells its player and stops."""
+
+
 @message("resume")
 class Resume(Message):
     recv: int = wire(_int(0, 10**9))

@@ -9,6 +9,7 @@
     peer.view()                     # views.view() shape for this seat, plus "fair"
     text = peer.to_json(); peer = FairPeer.from_json(text)
     peer.reconnect()                # on a new data channel: both resend what is missing
+    taken_notice()                  # the message for a third page that answered a used invitation
 
 Every call returns {"ok": true, "send": [message texts], "events": [...]} or
 {"ok": false, "error": {"code", "message"}, "send": [...], "events": []}; a refused call or
@@ -32,7 +33,7 @@ from junqi_core.fair import link, play
 from junqi_core.fair.data import ShapeError, from_json, to_json
 from junqi_core.fair.errors import FairError
 from junqi_core.fair.facts import Conduct
-from junqi_core.fair.link import ENGINE, PeerStep, check_clock, in_game, post
+from junqi_core.fair.link import ENGINE, PeerStep, check_clock, in_game, post, taken_notice
 from junqi_core.fair.messages import Hello, MessageError
 from junqi_core.fair.shadow import RulesRefused
 from junqi_core.fair.state import ClockRules, GameState, Match, Nonces, PeerState
@@ -43,7 +44,7 @@ from junqi_core.variants import RulesError, find_variant
 STATE_FORMAT = "junqi-fair-peer"
 STATE_VERSION = 1
 
-__all__ = ["ENGINE", "STATE_FORMAT", "STATE_VERSION", "FairPeer"]
+__all__ = ["ENGINE", "STATE_FORMAT", "STATE_VERSION", "FairPeer", "taken_notice"]
 
 
 def _now(now: float | None) -> float:

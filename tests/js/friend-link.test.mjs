@@ -20,7 +20,7 @@ const SDP = [
 ].join("\r\n");
 
 test("a signal survives the round trip, as a code, a link or a fragment", async () => {
-  const signal = { kind: "offer", net: "lan", game: "0123456789abcdef", sdp: SDP };
+  const signal = { kind: "offer", net: "lan", game: "0123456789abcdef", sdp: SDP, about: null };
   const code = await encodeSignal(signal);
   assert.match(code, /^J1[A-Za-z0-9_-]+$/);
   // deflate saves little on an SDP and base64 adds a third: about the SDP's own length
@@ -31,8 +31,39 @@ test("a signal survives the round trip, as a code, a link or a fragment", async 
   assert.deepEqual(await decodeSignal(url), signal);
   assert.equal(fragmentCode(new URL(url).hash), code);
   assert.equal(codeFrom(`  ${code.slice(0, 40)}\n ${code.slice(40)} `), code, "line breaks of a paste");
-  const answer = { kind: "answer", net: "stun", game: "", sdp: SDP.replace("actpass", "active") };
+  const answer = { kind: "answer", net: "stun", game: "", sdp: SDP.replace("actpass", "active"), about: null };
   assert.deepEqual(await decodeSignal(await encodeSignal(answer)), answer);
+});
+
+test("an invitation names the game it offers: rules and clock, checked both ways", async () => {
+  const about = {
+    rules: { variant: "classic", preset: "chinese", options: { flag_shown: true, quiet_limit: 100 } },
+    clock: { deploy: 90, move: 30 },
+  };
+  const signal = { kind: "offer", net: "lan", game: "0123456789abcdef", sdp: SDP, about };
+  const code = await encodeSignal(signal);
+  assert.ok(code.length < 900, `code of ${code.length}`);
+  assert.deepEqual(await decodeSignal(code), signal);
+  const none = { ...signal, about: { ...about, clock: null } };
+  assert.deepEqual(await decodeSignal(await encodeSignal(none)), none);
+  // Only plain, short ids and values; a reply names no game.
+  const bad = [
+    { ...about, rules: { ...about.rules, variant: "<b>classic</b>" } },
+    { ...about, rules: { ...about.rules, options: { flag_shown: { x: 1 } } } },
+    { ...about, clock: { deploy: 0, move: 30 } },
+    { ...about, clock: { deploy: 90 } },
+    { ...about, extra: 1 },
+  ];
+  for (const wrong of bad) {
+    await assert.rejects(encodeSignal({ ...signal, about: wrong }), LinkError, JSON.stringify(wrong));
+  }
+  await assert.rejects(encodeSignal({ ...signal, kind: "answer" }), LinkError);
+  // A forged code with a damaged game line is refused as a whole.
+  const forged = `o\nlan\n\n{"rules":{"variant":"classic","preset":null,"options":[]},"clock":null}\n${SDP}`;
+  const packed = new Blob([forged]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(packed).arrayBuffer());
+  const b64 = Buffer.from(bytes).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  await assert.rejects(decodeSignal(`J1${b64}`), LinkError);
 });
 
 test("anything else is refused with a reason, never a crash", async () => {
