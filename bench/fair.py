@@ -1,12 +1,14 @@
 """Friend-play (junqi_core.fair) computation times: a combat round trip, the Blind deal.
 
-Run: python bench/fair.py [--combats N] [--deals N]
+Run: python bench/fair.py [--combats N] [--deals N] [--tick-plies N]
 
 Two in-memory peers play seeded random games; every figure is CPU time (process_time) of
 both pages together, with no network: a combat is the attacker's move, the defender's
 answer, the attacker's rows and the defender's check (both oblivious transfers, both
 sides); the deal is the host's encrypted shuffle, the guest's check and shuffle, and the
-host's check.  Targets in the page (Pyodide; pure Python up to ~2.2x slower than CPython
+host's check.  The page's tick (once a second) is timed through the bridge's JSON door as
+the worker calls it, late in a Classic game: wall time and the reply's length.  Targets in
+the page (Pyodide; pure Python up to ~2.2x slower than CPython
 here, big-integer pow about the same): <= 150 ms per combat, <= 3 s for the deal.
 """
 
@@ -64,8 +66,8 @@ class Pair:
 
     def to_move(self) -> str | None:
         for name, peer in self.peers.items():
-            s = peer.session
-            if s and s.g["stage"] == "play" and not s.g["pending"] and s.shadow.turn == s.seat:
+            s = peer.game
+            if s and s.stage == "play" and not s.pending and s.shadow.turn == s.seat:
                 return name
         return None
 
@@ -130,6 +132,76 @@ def flips_and_audit(seed: int) -> tuple[list[float], list[float]]:
     return flips, audits
 
 
+def ticks(plies: int, seed: int = 1, count: int = 30) -> str:
+    """The page's `tick` call through `bridge.handle` after `plies` actions of a Classic game
+    with a clock (nothing is due): median wall time and reply length, and the saved state's."""
+    from junqi_core import bridge
+    from junqi_core.variants import find_variant
+
+    def call(**request) -> tuple[dict, int, float]:
+        text = json.dumps(request)
+        start = time.perf_counter()
+        out = bridge.handle(text)
+        return json.loads(out), len(out), time.perf_counter() - start
+
+    rng = random.Random(seed)
+    clock = {"deploy": 3600, "move": 3600}
+    host, _, _ = call(op="fair_host", variant="classic", clock=clock)
+    guest, _, _ = call(op="fair_guest")
+    peers = [host["peer"], guest["peer"]]
+    inbox: list[list[str]] = [[], list(host["send"])]
+    views = [host["view"], guest["view"]]
+
+    def take(i: int, reply: dict) -> None:
+        assert reply["ok"], reply
+        views[i] = reply.get("view", views[i])
+        inbox[1 - i].extend(reply["send"])
+
+    def deliver() -> None:
+        while any(inbox):
+            i = 0 if inbox[0] else 1
+            take(i, call(op="fair", peer=peers[i], call="receive", text=inbox[i].pop(0), now=0)[0])
+
+    deliver()
+    variant = find_variant("classic")
+    letters = {k.kind: k.letter for k in variant.kinds}
+    for i in (0, 1):  # seeded layouts: the same game every run
+        layout = variant.deployment.random_layout(i, rng)
+        named = {variant.board.names[q]: letters[k] for q, k in layout.items()}
+        take(i, call(op="fair", peer=peers[i], call="deploy", layout=named, now=0)[0])
+    deliver()
+    played = 0
+    while played < plies:
+        mover = [
+            i
+            for i, v in enumerate(views)
+            if v["fair"]["stage"] == "play" and not v["fair"]["pending"] and v["turn"] == i
+        ]
+        mover = [i for i in mover if views[i]["player"] == i and views[i]["dests"]]
+        if not mover:
+            break
+        i = mover[0]
+        moves = [(f, t) for f, ts in views[i]["dests"]["moves"].items() for t in ts]
+        fights = [(f, t) for f, t in moves if t["attack"]]
+        frm, to = rng.choice(fights if fights and rng.random() < 0.1 else moves)
+        take(i, call(op="fair", peer=peers[i], call="act", action=f"{frm}-{to['to']}", now=0)[0])
+        deliver()
+        played += 1
+    state = call(op="fair_state", peer=peers[0])[0]["state"]
+    sizes, times = [], []
+    for _ in range(count):
+        _, size, spent = call(op="fair", peer=peers[0], call="tick", now=1000)
+        sizes.append(size)
+        times.append(spent)
+    for peer in peers:
+        call(op="fair_drop", peer=peer)
+    return (
+        f"page tick after {played} plies ({views[0]['fair']['stage']}): median "
+        f"{1000 * statistics.median(times):.2f} ms, reply {statistics.median(sizes):,.0f} "
+        f"characters (n={count}); the saved state: {len(state):,} characters"
+    )
+
+
 def kernel(n: int = 13) -> float:
     """CPU seconds of the exponentiations of one combat alone (both transfers, both sides)."""
     start = time.process_time()
@@ -169,7 +241,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--combats", type=int, default=20)
     parser.add_argument("--deals", type=int, default=3)
+    parser.add_argument("--tick-plies", type=int, default=200)
+    parser.add_argument("--ticks-only", action="store_true", help="only the page's tick")
     args = parser.parse_args()
+    if args.ticks_only:
+        print(ticks(args.tick_plies))
+        return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     short, full = pow_times()
     print(f"CPython {sys.version.split()[0]}, load average {load:.1f}, CPU time of both pages")
@@ -198,12 +275,13 @@ def main() -> None:
             spent = classic.deliver_one()
             if message[1]["type"] == "open":
                 audits.append(spent)
-    records = classic.peers["host"].session.g["records"]
-    fights = sum("outcome" in r for r in records)
+    records = classic.peers["host"].game.records
+    fights = sum(r.outcome is not None for r in records)
     print(
         f"classic audit ({len(records)} actions, {fights} combats), per page: "
         + ", ".join(f"{s:.2f} s" for s in audits)
     )
+    print(ticks(args.tick_plies))
 
 
 if __name__ == "__main__":

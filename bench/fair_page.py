@@ -2,7 +2,7 @@
 """Friend-play computation in the page: Pyodide in headless Chromium, through the real
 worker and the bridge's `fair_*` ops (docs/fair-play.md, "The page").
 
-    python3 bench/fair_page.py [--combats 12] [--deals 3] [--no-build]
+    python3 bench/fair_page.py [--combats 12] [--deals 3] [--ticks 30] [--no-build]
 
 Two peers run in one page's engine (as two pages' engines would, one after the other: the
 figures add up both pages' work, with no network). Each figure is wall time of the
@@ -13,6 +13,10 @@ openings and both audits); the Blind deal is every call from the guest's hello u
 (the host's encrypted shuffle, the guest's check and shuffle, the host's check); a flip is
 the flipper's move and both answers. Targets: a combat <= 150 ms (95th percentile; the
 maximum is printed too), the deal <= 3 s.
+
+A tick is the page's once-a-second `fair` call `tick` late in a Classic game (`--tick-plies`
+actions played, no clock: nothing happens), as the page makes it: its size is the length of
+the reply's JSON text that crosses from the worker to the page.
 """
 
 from __future__ import annotations
@@ -58,13 +62,13 @@ RUN_JS = """async ({variant, combats, deals, seed}) => {
       const [reply, ms] = await timed({op: "fair", peer: p.peers[i], call: "receive",
                                        text: p.inbox[i].shift(), now: 0});
       spent += ms;
-      p.views[i] = reply.view;
+      if (reply.view) p.views[i] = reply.view;
       p.inbox[1 - i].push(...reply.send);
     }
   }
   async function act(p, i, fields) {
     const [reply, ms] = await timed({op: "fair", peer: p.peers[i], now: 0, ...fields});
-    p.views[i] = reply.view;
+    if (reply.view) p.views[i] = reply.view;
     p.inbox[1 - i].push(...reply.send);
     return ms;
   }
@@ -124,6 +128,62 @@ RUN_JS = """async ({variant, combats, deals, seed}) => {
 }"""
 
 
+TICK_JS = """async ({plies, count, seed}) => {
+  const engine = window.junqi.engine;
+  let rnd = seed;
+  const random = () => ((rnd = (rnd * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const pick = (xs) => xs[Math.floor(random() * xs.length)];
+  const call = async (request) => {
+    const reply = await engine.call(request);
+    if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+    return reply;
+  };
+  const h = await call({op: "fair_host", variant: "classic", clock: null});
+  const g = await call({op: "fair_guest"});
+  const peers = [h.peer, g.peer], inbox = [[], h.send], views = [h.view, g.view];
+  const take = (i, reply) => {
+    if (reply.view) views[i] = reply.view;
+    inbox[1 - i].push(...reply.send);
+  };
+  const deliver = async () => {
+    for (;;) {
+      const i = inbox.findIndex((box) => box.length);
+      if (i < 0) return;
+      take(i, await call({op: "fair", peer: peers[i], call: "receive", text: inbox[i].shift(),
+                          now: 0}));
+    }
+  };
+  await deliver();
+  for (const i of [0, 1]) take(i, await call({op: "fair", peer: peers[i], call: "deploy", now: 0}));
+  await deliver();
+  let played = 0;
+  while (played < plies) {
+    const i = views.findIndex((v) => v.fair.stage === "play" && !v.fair.pending &&
+                                     v.turn === v.player && v.dests);
+    if (i < 0) break;
+    const moves = [], attacks = [];
+    for (const [from, targets] of Object.entries(views[i].dests.moves)) {
+      for (const t of targets) (t.attack ? attacks : moves).push(from + "-" + t.to);
+    }
+    const list = attacks.length && (random() < 0.1 || !moves.length) ? attacks : moves;
+    take(i, await call({op: "fair", peer: peers[i], call: "act", action: pick(list), now: 0}));
+    await deliver();
+    played += 1;
+  }
+  const out = {plies: played, stage: views[0].fair.stage, ms: [], chars: [], state: 0};
+  const state = await call({op: "fair_state", peer: peers[0]});
+  out.state = state.state.length;
+  for (let k = 0; k < count; k++) {
+    const t0 = performance.now();
+    const reply = await engine.call({op: "fair", peer: peers[0], call: "tick", now: 0});
+    out.ms.push(performance.now() - t0);
+    out.chars.push(JSON.stringify(reply).length);
+  }
+  for (const peer of peers) await engine.call({op: "fair_drop", peer});
+  return out;
+}"""
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -143,6 +203,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--combats", type=int, default=12, help="measured combats per variant")
     parser.add_argument("--deals", type=int, default=3, help="measured Blind deals")
+    parser.add_argument("--ticks", type=int, default=30, help="measured ticks late in a game")
+    parser.add_argument("--tick-plies", type=int, default=150, help="actions before the ticks")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-build", action="store_true", help="use the existing dist/")
     args = parser.parse_args()
@@ -170,6 +232,9 @@ def main() -> int:
                     "seed": args.seed,
                 },
             )
+        ticks = page.evaluate(
+            TICK_JS, {"plies": args.tick_plies, "count": args.ticks, "seed": args.seed}
+        )
         browser.close()
     print(
         f"bench/fair_page.py  Pyodide {build.PYODIDE_VERSION} in headless Chromium; both "
@@ -192,6 +257,11 @@ def main() -> int:
     verdicts.append(ok)
     print(f"blind deal                {stats(deals)}  target <= 3000 ms: {'ok' if ok else 'OVER'}")
     print(f"blind flip round trip     {stats(results['blind']['flips'])}")
+    chars = statistics.median(ticks["chars"])
+    print(
+        f"tick after {ticks['plies']} plies  {stats(ticks['ms'])}  reply {chars:,.0f} characters"
+        f" (the saved state: {ticks['state']:,} characters; stage {ticks['stage']})"
+    )
     return 0 if all(verdicts) else 1
 
 

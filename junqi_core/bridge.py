@@ -568,16 +568,21 @@ def op_drop(message: dict) -> dict:
 #
 # One `FairPeer` per friend game on this page. It holds this page's own secrets and the
 # other side's commitments only; the page sends each text of `send` over the data channel
-# and never looks inside. `state` (the peer's `to_json()`, this page's own secrets included)
-# is for this page's local storage: the page saves it BEFORE it sends what the reply holds.
-# It is in a reply only when it changed since the last reply for that peer.
+# and never looks inside. `view` is what the page draws; `state` (the peer's `to_json()`,
+# this page's own secrets included) is for this page's local storage: the page saves it
+# BEFORE it sends what the reply holds. Each is in a reply only when the peer's state
+# changed since the page last got one (the view also for `view` and with any event): the
+# page ticks once a second, and a tick that changes nothing costs neither.
 
 MAX_PEERS = 8
 FAIR_CALLS = ("receive", "act", "setup", "deploy", "tick", "reconnect", "view", "record")
 FAIR_SETUPS = ("random", "swap", "mirror", "set")
 
 _peers: dict[str, Any] = {}
-_peer_states: dict[str, str] = {}  # the last state handed to the page, per peer
+# What the page was last handed, per peer: the peer's state (a frozen PeerState; a call
+# that changes nothing keeps the same object) when it got a view, and when it got the JSON.
+_views_given: dict[str, Any] = {}
+_states_given: dict[str, Any] = {}
 _next_peer = [1]
 
 
@@ -594,7 +599,7 @@ def _store_peer(peer: Any) -> str:
     while len(_peers) >= MAX_PEERS:
         oldest = next(iter(_peers))
         del _peers[oldest]  # forget the oldest friend game (its page keeps its state)
-        _peer_states.pop(oldest, None)
+        _forget_given(oldest)
     _peers[peer_id] = peer
     return peer_id
 
@@ -616,17 +621,25 @@ def _now(message: dict) -> float | None:
     return float(now)
 
 
-def _fair_reply(peer_id: str, peer: Any, reply: dict) -> dict:
+def _forget_given(peer_id: str) -> None:
+    _views_given.pop(peer_id, None)
+    _states_given.pop(peer_id, None)
+
+
+def _fair_reply(peer_id: str, peer: Any, reply: dict, view: bool = False) -> dict:
     """A FairPeer reply for the page: refusals raise (nothing changed); otherwise the
-    messages to send, the events, this seat's view and, when it changed, the state."""
+    messages to send, the events and, when they changed since the page last got them,
+    this seat's view (also when asked, and with events to show on it) and the state."""
     if not reply["ok"]:
         error = reply["error"]
         raise BridgeError(error["code"], error["message"])
-    out = {"peer": peer_id, "send": reply["send"], "events": reply["events"], "view": peer.view()}
-    state = peer.to_json()
-    if _peer_states.get(peer_id) != state:
-        _peer_states[peer_id] = state
-        out["state"] = state
+    out = {"peer": peer_id, "send": reply["send"], "events": reply["events"]}
+    if view or reply["events"] or _views_given.get(peer_id) is not peer.state:
+        out["view"] = peer.view()
+        _views_given[peer_id] = peer.state
+    if _states_given.get(peer_id) is not peer.state:
+        out["state"] = peer.to_json()
+        _states_given[peer_id] = peer.state
     return out
 
 
@@ -689,29 +702,25 @@ def op_fair(message: dict) -> dict:
         return {"peer": peer_id, "record": _fair_record(peer)}
     else:
         reply = peer.flush()
-    return _fair_reply(peer_id, peer, reply)
+    return _fair_reply(peer_id, peer, reply, view=call == "view")
 
 
 def _fair_record(peer: Any) -> dict:
-    session = peer.session
-    if session is None or session.g["stage"] != "done" or session.referee is None:
-        peer.view()  # rebuilds the referee of a finished game restored from a save
-    session = peer.session
-    if session is None or session.g["stage"] != "done" or session.referee is None:
+    game = peer.game
+    if game is None or game.stage != "done" or game.referee is None:
         raise BridgeError(
             "game_not_over", "a record is given once the game is over and the audit is done"
         )
-    if session.public:
+    if game.facts.public:
         raise BridgeError("bad_record", "Blind friend games cannot be kept as records yet")
-    return export_record(session.referee)
+    return export_record(game.referee)
 
 
 def op_fair_state(message: dict) -> dict:
     """The peer's whole state, for this page's own storage (its own secrets included)."""
     peer_id, peer = _peer(message)
-    state = peer.to_json()
-    _peer_states[peer_id] = state
-    return {"peer": peer_id, "state": state}
+    _states_given[peer_id] = peer.state
+    return {"peer": peer_id, "state": peer.to_json()}
 
 
 def op_fair_restore(message: dict) -> dict:
@@ -731,7 +740,7 @@ def op_fair_restore(message: dict) -> dict:
         damage = type(error).__name__
         raise BridgeError("bad_state", f"the saved friend game is damaged ({damage})") from None
     peer_id = _store_peer(peer)
-    _peer_states[peer_id] = state
+    _views_given[peer_id] = _states_given[peer_id] = peer.state  # the page holds the state
     return {"peer": peer_id, "view": view}
 
 
@@ -746,7 +755,7 @@ def op_fair_taken(message: dict) -> dict:
 def op_fair_drop(message: dict) -> dict:
     peer_id, _ = _peer(message)
     del _peers[peer_id]
-    _peer_states.pop(peer_id, None)
+    _forget_given(peer_id)
     return {}
 
 

@@ -7,8 +7,10 @@ import json
 import random
 
 from junqi_core.fair import FairPeer
+from junqi_core.fair.data import to_json
 from junqi_core.fair.deal import CARDS, dealt_board
 from junqi_core.fair.shadow import UNKNOWN, referee_game
+from junqi_core.fair.state import Flipping, GameState
 from junqi_core.game import Game
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
 from junqi_core.record import layout_from_json
@@ -46,7 +48,7 @@ class Table:
         return self.peers["guest"]
 
     def name_of(self, seat: int) -> str:
-        return next(n for n in NAMES if self.peers[n].session.seat == seat)
+        return next(n for n in NAMES if self.peers[n].game.seat == seat)
 
     def peer(self, seat: int) -> FairPeer:
         return self.peers[self.name_of(seat)]
@@ -84,21 +86,19 @@ class Table:
         """Both sides deploy seeded random layouts (tests only: real pages use secrets)."""
         self.deliver()
         for name in NAMES:
-            session = self.peers[name].session
-            if session.g["stage"] == "setup" and session.g["mine"]["layout"] is None:
-                layout = session.deployment.random_layout(session.seat, self.rng)
-                named = {session.spec.names[s]: session.letter_of[k] for s, k in layout.items()}
+            game = self.peers[name].game
+            if game.stage == "setup" and game.mine.layout is None:
+                named = game.facts.named(game.facts.deployment.random_layout(game.seat, self.rng))
                 self.take(name, self.peers[name].deploy(named, now=self.now))
         self.deliver()
 
     def to_move(self) -> str | None:
         """The peer that owes the next action (None when the game is over)."""
         for name in NAMES:
-            session = self.peers[name].session
-            g = session.g
-            if g["stage"] != "play" or g["pending"] is not None:
+            game = self.peers[name].game
+            if game.stage != "play" or game.pending is not None:
                 continue
-            if session.shadow.turn == session.seat:
+            if game.shadow.turn == game.seat:
                 return name
         return None
 
@@ -145,7 +145,8 @@ class Table:
         self.deliver()
 
     def records(self, name: str = "host") -> list[dict]:
-        return self.peers[name].session.g["records"]
+        """The actions a page applied, as JSON (a record's data, as it saves them)."""
+        return to_json(self.peers[name].game.records)
 
 
 def public(record: dict) -> dict:
@@ -154,23 +155,22 @@ def public(record: dict) -> dict:
 
 def true_game(table: Table) -> Game:
     """The referee: both true layouts (or the true deal) from the peers' own secrets."""
-    host, guest = table.host.session, table.guest.session
-    rules = host.g["rules"]
-    if host.public:
-        board = dealt_board(host.g["mine"]["perm"], guest.g["mine"]["perm"])
-        return referee_game(rules, board=board)
+    host, guest = table.host.game, table.guest.game
+    if host.facts.public:
+        board = dealt_board(list(host.mine.perm), list(guest.mine.perm))
+        return referee_game(host.rules, board=board)
     layouts = [None, None]
-    for session in (host, guest):
-        layouts[session.seat] = layout_from_json(session.shadow, session.g["mine"]["layout"])
-    return referee_game(rules, layouts=layouts)
+    for game in (host, guest):
+        layouts[game.seat] = layout_from_json(game.shadow, game.mine.layout)
+    return referee_game(host.rules, layouts=layouts)
 
 
 def check_against_referee(table: Table) -> Game:
     """The game both pages played ends exactly as the referee's with the same actions."""
-    host, guest = table.host.session, table.guest.session
-    assert [public(r) for r in host.g["records"]] == [public(r) for r in guest.g["records"]]
+    records = table.records("host")
+    assert [public(r) for r in records] == [public(r) for r in table.records("guest")]
     referee = true_game(table)
-    for record in host.g["records"]:
+    for record in records:
         entry = referee.apply(record["player"], record["action"])
         if "outcome" in record:
             flag = bool(record["outcome"] & 4)
@@ -179,7 +179,7 @@ def check_against_referee(table: Table) -> Game:
                 assert flag == (entry.target & KIND_MASK == referee.position.flag_kind), record
         if "card" in record:
             assert CARDS[record["card"]] & ~FACE_DOWN == entry.extra["flipped"]
-    verdicts = [host.g["verdict"], guest.g["verdict"]]
+    verdicts = [to_json(table.host.game.verdict), to_json(table.guest.game.verdict)]
     assert verdicts[0] == verdicts[1], verdicts
     assert verdicts[0]["ok"] is True, verdicts[0]
     assert referee.result is not None
@@ -190,15 +190,15 @@ def check_against_referee(table: Table) -> Game:
     return referee
 
 
-def secrets_of(session, shown: set[int]) -> list[str]:
+def secrets_of(game: GameState, shown: set[int]) -> list[str]:
     """Strings that only this side may know before the end (`shown`: cards flipped)."""
-    mine = session.g["mine"]
-    found = list((mine["salts"] or {}).values()) + list(mine["ot"].values())
-    if mine["key"]:
-        found.append(mine["key"]["a"])
-    if mine["e"]:
-        found.append(mine["e"])
-    found += [x for t, x in enumerate(mine["table"] or []) if t not in shown]  # flips show them
+    mine = game.mine
+    found = list((mine.salts or {}).values()) + list(mine.ot.values())
+    if mine.key:
+        found.append(mine.key.a)
+    if mine.e:
+        found.append(mine.e)
+    found += [x for t, x in enumerate(mine.table or []) if t not in shown]  # flips show them
     return found
 
 
@@ -206,31 +206,32 @@ def check_hidden(table: Table) -> None:
     """Neither page's state, view or sent messages hold the other side's unrevealed ranks."""
     for name in NAMES:
         peer = table.peers[name]
-        session = peer.session
-        if session is None:
+        game = peer.game
+        if game is None:
             continue
-        other = table.peers["guest" if name == "host" else "host"].session
-        ended = session.g["stage"] in ("ended", "done")
-        if other is not None and not ended and other.g["stage"] not in ("ended", "done"):
+        other = table.peers["guest" if name == "host" else "host"].game
+        ended = game.stage in ("ended", "done")
+        if other is not None and not ended and other.stage not in ("ended", "done"):
             state = peer.to_json()
-            pending = session.g["pending"] or {}
-            own_share = pending.get("share")  # a share it made itself is no secret to it
-            shown = {r["card"] for s in (session, other) for r in s.g["records"] if "card" in r}
+            # a share it made itself is no secret to it
+            own_share = game.pending.share if isinstance(game.pending, Flipping) else None
+            shown = {r.card for g in (game, other) for r in g.records if r.card is not None}
             for secret in set(secrets_of(other, shown)) - {own_share}:
                 assert secret not in state, (name, "holds a secret of the other side")
-            assert session.g["theirs"]["open"] is None
-        if ended or not session.g["started"]:
+            assert game.theirs.opening is None
+        if ended or not game.started:
             continue
-        position = session.shadow.position
+        position = game.shadow.position
+        public = game.facts.public
         for p in position.board:
-            if p and position.piece_owner(p) == session.opp and not session.public:
+            if p and position.piece_owner(p) == game.opp and not public:
                 assert p & KIND_MASK == UNKNOWN, (name, "its game knows an enemy rank")
             if p & FACE_DOWN:
                 assert p & KIND_MASK == UNKNOWN, (name, "its game knows a face-down rank")
         view = peer.view()
-        shown = set(session.g["revealed"])
+        shown = set(game.revealed)
         for square, cell in view["board"].items():
-            if cell["owner"] == session.opp and not session.public and square not in shown:
+            if cell["owner"] == game.opp and not public and square not in shown:
                 assert cell["kind"] is None, (name, square)
     for sender, text in table.log[table.checked :]:
         message = json.loads(text)
@@ -246,7 +247,7 @@ def resign(table: Table, name: str | None = None) -> None:
     """End a game quickly: one side resigns (the side to move, by default)."""
     table.deliver()
     name = name or table.to_move() or "host"
-    if table.peers[name].session.g["stage"] == "play":
+    if table.peers[name].game.stage == "play":
         table.take(name, table.peers[name].act("resign", now=table.now))
     table.deliver()
 
@@ -259,9 +260,9 @@ def resign_holding_opening(table: Table, held: str) -> None:
 
 
 def fault_of(peer: FairPeer) -> dict | None:
-    verdict = peer.session.g["verdict"]
+    verdict = peer.game.verdict
     assert verdict is not None, "no verdict yet"
-    return verdict["fault"]
+    return to_json(verdict.fault)
 
 
 def attacks(table: Table, name: str) -> list[str]:

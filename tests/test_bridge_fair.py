@@ -41,7 +41,8 @@ class Pair:
         return reply
 
     def fair(self, peer: str, call_name: str, **fields) -> dict:
-        return self.take(peer, call(op="fair", peer=peer, call=call_name, now=0, **fields))
+        fields.setdefault("now", 0)
+        return self.take(peer, call(op="fair", peer=peer, call=call_name, **fields))
 
     def deliver(self) -> None:
         for _ in range(1000):
@@ -94,6 +95,25 @@ def test_two_peers_through_the_bridge_play_and_audit():
         assert all(p["kind"] for p in view["board"].values()), "all revealed after the audit"
     record = call(op="fair", peer=pair.host, call="record")["record"]
     assert record["variant"] == "classic"
+
+
+def test_a_tick_that_changes_nothing_carries_neither_view_nor_state():
+    """The page ticks once a second: it gets the view and the state only when they changed."""
+    pair = Pair("classic", clock={"deploy": 90, "move": 30})
+    pair.connect()
+    for peer in (pair.host, pair.guest):
+        pair.fair(peer, "deploy")
+    pair.deliver()
+    before = state_of(pair.host)
+    quiet = call(op="fair", peer=pair.host, call="tick", now=1_000)
+    assert quiet["ok"] and quiet["send"] == [] and quiet["events"] == []
+    assert "view" not in quiet and "state" not in quiet
+    assert len(json.dumps(quiet)) < 100
+    assert "view" in call(op="fair", peer=pair.host, call="view", now=1_000)  # asked: given
+    late = pair.fair(pair.host, "tick", now=31_000)  # the host's move time is up
+    assert [json.loads(t)["action"] for t in late["send"]] == ["timeout"]
+    assert late["view"]["timeouts"] == [1, 0] and late["state"] != before
+    assert state_of(pair.host) == late["state"]
 
 
 def test_a_restored_peer_goes_on_where_it_was():

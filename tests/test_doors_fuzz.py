@@ -398,7 +398,7 @@ def _message_fields(table: Table, kind: str) -> dict:
             "role": "guest",
             "nonce": digest,
             "engine": "x",
-            "rules": table.host.s["match"]["rules"],
+            "rules": table.host.state.match.rules,
             "clock": None,
         },
         "commit": {"root": digest},
@@ -419,6 +419,7 @@ def _message_fields(table: Table, kind: str) -> dict:
         "open": {"secrets": {"layout": {}}},
         "rematch": {"nonce": digest},
         "resume": {"recv": 0, "chain": digest, "sent": 0, "answer": False},
+        "taken": {},
     }[kind]
 
 
@@ -431,9 +432,9 @@ def fuzz_friend(seed: int, rounds: int) -> dict[str, int]:
     for round_ in range(rounds):
         host = table.host
         kind = rng.choice(kinds)
-        message = {"v": 1, "type": kind, "sid": host.session.g["sid"]}
+        message = {"v": 1, "type": kind, "sid": host.game.sid}
         if kind != "resume":
-            message["seq"] = host.s["conn"]["seq_in"]
+            message["seq"] = host.state.conn.seq_in
         message.update(_message_fields(table, kind))
         text = _text(_mutate(message, rng) if round_ % 10 else message)
         before, view = host.to_json(), host.view()
@@ -482,8 +483,8 @@ def fuzz_openings(seed: int, rounds: int) -> dict[str, int]:
                 assert host.to_json() == state, text[:300]
                 outcome = reply["error"]["code"]
             else:
-                verdict = host.session.g["verdict"]
-                outcome = "ok" if verdict["ok"] else verdict["fault"]["code"]
+                verdict = host.game.verdict
+                outcome = "ok" if verdict.ok else verdict.fault.code
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
     return outcomes
 

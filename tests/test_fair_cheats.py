@@ -9,6 +9,7 @@ import pytest
 
 from junqi_core.fair import combat
 from junqi_core.fair.group import element_hex, hash_to_element
+from junqi_core.fair.setup import commit
 from junqi_core.pieces import (
     ATTACKER_WINS,
     ENGINEER,
@@ -62,7 +63,7 @@ def _play_with_attacks(table: Table, cheater: str, until, max_actions: int = 400
 
 def _honest_sees(table: Table, honest: str, cheater: str, code: str, action: int | None):
     fault = fault_of(table.peers[honest])
-    seat = table.peers[cheater].session.seat
+    seat = table.peers[cheater].game.seat
     assert fault is not None, "the cheat was not found"
     assert (fault["player"], fault["code"], fault["action"]) == (seat, code, action), fault
     result = table.peers[honest].view()["result"]
@@ -72,7 +73,7 @@ def _honest_sees(table: Table, honest: str, cheater: str, code: str, action: int
 
 def _disputed_at(table: Table) -> int:
     """The action the honest side disputed at once (it is not a record: it never completed)."""
-    assert table.host.session.g["disputed"] or table.guest.session.g["disputed"]
+    assert table.host.game.disputed or table.guest.game.disputed
     return len(table.records("guest"))
 
 
@@ -90,11 +91,11 @@ def _cheats(table: Table, seat: int) -> list[int]:
 def test_false_combat_rows_from_the_attacker():
     table = Table("classic", seed=7)
     table.deploy_all()
-    session = table.host.session
-    n = combat.row_count(session.cls)
-    session._attacker_rows = lambda kind: [ATTACKER_WINS] * n  # "my piece always wins"
-    session._announce = lambda row: ATTACKER_WINS
-    lied = lambda: bool(_cheats(table, 0)) or session.g["stage"] != "play"  # noqa: E731
+    conduct = table.host.conduct
+    n = combat.row_count(table.host.game.facts.cls)
+    conduct.attacker_rows = lambda cls, kind: [ATTACKER_WINS] * n  # "my piece always wins"
+    conduct.announce = lambda row: ATTACKER_WINS
+    lied = lambda: bool(_cheats(table, 0)) or table.host.game.stage != "play"  # noqa: E731
     _play_with_attacks(table, "host", lied)
     resign(table)
     first = min(_cheats(table, 0), default=_disputed_at(table))
@@ -105,15 +106,14 @@ def test_false_combat_rows_from_the_attacker():
 def test_false_combat_rows_from_the_defender():
     table = Table("gunjin", seed=4)
     table.deploy_all()
-    session = table.guest.session
-    n = combat.row_count(session.cls)
-    session._defender_rows = lambda kind, index: [2] * n  # "my piece always holds"
+    n = combat.row_count(table.guest.game.facts.cls)
+    table.guest.conduct.defender_rows = lambda cls, kind, index: [2] * n  # "mine always holds"
     wins = lambda: any(  # noqa: E731
         r["player"] == 0 and r.get("outcome") == ATTACKER_WINS for r in table.records("host")
     )
 
     def stop() -> bool:
-        return table.guest.session.g["stage"] != "play" or wins()
+        return table.guest.game.stage != "play" or wins()
 
     _play_with_attacks(table, "host", stop)
     resign(table)
@@ -129,9 +129,9 @@ def test_false_combat_rows_from_the_defender():
 def test_fighting_as_another_piece():
     table = Table("classic", seed=8)
     table.deploy_all()
-    session = table.host.session
-    session._fight_kind = lambda square: FIELD_MARSHAL
-    session._attacker_rows = lambda kind: combat.rows_for_defender_index(session.cls, FIELD_MARSHAL)
+    conduct = table.host.conduct
+    conduct.fight_kind = lambda position, square: FIELD_MARSHAL
+    conduct.attacker_rows = lambda cls, kind: combat.rows_for_defender_index(cls, FIELD_MARSHAL)
     played = []
 
     def stop() -> bool:
@@ -139,7 +139,7 @@ def test_fighting_as_another_piece():
         for h, record in enumerate(records):
             if record["player"] == 0 and "outcome" in record and h not in played:
                 played.append(h)
-        return bool(played) or session.g["stage"] != "play"
+        return bool(played) or table.host.game.stage != "play"
 
     _play_with_attacks(table, "host", stop)
     resign(table)
@@ -160,17 +160,17 @@ def test_fighting_as_another_piece():
 def test_a_layout_opened_differently_from_its_commitment():
     table = Table("gunjin", seed=2)
     table.deploy_all()
-    session = table.guest.session
-    honest_opening = session.opening
+    conduct = table.guest.conduct
+    honest_opening = conduct.opening
 
-    def swapped() -> dict:
-        opening = json.loads(json.dumps(honest_opening()))
+    def swapped(state) -> dict:
+        opening = json.loads(json.dumps(honest_opening(state)))
         layout = opening["layout"]
         a, b = next((x, y) for x in layout for y in layout if layout[x] != layout[y])
         layout[a], layout[b] = layout[b], layout[a]
         return opening
 
-    session.opening = swapped
+    conduct.opening = swapped
     for _ in range(6):
         table.step()
     resign(table)
@@ -180,21 +180,21 @@ def test_a_layout_opened_differently_from_its_commitment():
 def test_a_mine_that_moves():
     table = Table("gunjin", seed=3)
     table.deliver()
-    host = table.host.session
-    layout = host.deployment.random_layout(0, table.rng)
-    a4 = host.spec.index["a4"]
+    facts = table.host.game.facts
+    layout = facts.deployment.random_layout(0, table.rng)
+    a4 = facts.spec.index["a4"]
     mine_square = next(s for s, k in layout.items() if k == MINE)
     layout[mine_square], layout[a4] = layout[a4], layout[mine_square]
-    named = {host.spec.names[s]: host.letter_of[k] for s, k in layout.items()}
-    table.take("host", table.host.deploy(named))
+    table.take("host", table.host.deploy(facts.named(layout)))
     table.deploy_all()
-    b4 = host.spec.index["b4"]
+    b4 = facts.spec.index["b4"]
     table.take("host", table.host.act("b4-b5"))  # an attack over the bridge empties b4
     table.deliver()
     table.take("guest", table.guest.act(next(a for a in table.choices("guest") if "b4" not in a)))
     table.deliver()
-    assert not host.shadow.position.board[b4]
-    host.shadow.position.board[a4] = piece(G_ENGINEER, 0)  # its page treats the mine as mobile
+    position = table.host.game.shadow.position
+    assert not position.board[b4]
+    position.board[a4] = piece(G_ENGINEER, 0)  # its page treats the mine as mobile
     table.take("host", table.host.act("a4-b4"))
     table.deliver()
     resign(table, "guest")
@@ -204,12 +204,11 @@ def test_a_mine_that_moves():
 def test_a_piece_that_turns_a_railway_corner():
     table = Table("classic", seed=11)
     table.deploy_all()
-    session = table.host.session
-    position = session.shadow.position
 
     def corner_move() -> tuple[int, str] | None:
         if table.to_move() != "host":
             return None
+        position = table.host.game.shadow.position
         real = set(position.legal_moves(0))
         for frm, p in enumerate(position.board):
             kind = p & KIND_MASK
@@ -227,12 +226,13 @@ def test_a_piece_that_turns_a_railway_corner():
 
     def stop() -> bool:
         found[:] = [corner_move()] if corner_move() else []
-        return bool(found) or session.g["stage"] != "play"
+        return bool(found) or table.host.game.stage != "play"
 
     _play_with_attacks(table, "guest", stop, max_actions=600)
     frm, action = found[0]
-    h = len(session.g["records"])
-    position.board[frm] = piece(ENGINEER, 0)  # its page lets the piece move like an Engineer
+    h = table.host.game.h
+    # its page lets the piece move like an Engineer
+    table.host.game.shadow.position.board[frm] = piece(ENGINEER, 0)
     table.take("host", table.host.act(action))
     table.deliver()
     resign(table, "guest")
@@ -242,13 +242,12 @@ def test_a_piece_that_turns_a_railway_corner():
 def test_an_illegal_deployment():
     table = Table("classic", seed=1)
     table.deliver()
-    session = table.guest.session
-    layout = session.deployment.random_layout(1, table.rng)
+    layout = table.guest.game.facts.deployment.random_layout(1, table.rng)
     flag = next(s for s, k in layout.items() if k == FLAG)
     other = next(s for s, k in layout.items() if k not in (FLAG,) and s != flag)
     layout[flag], layout[other] = layout[other], layout[flag]  # the flag leaves the HQ
-    session._commit(layout)  # what a modified page does: no check before committing
-    table.take("guest", table.guest.flush())
+    # what a modified page does: no check before committing
+    table.take("guest", table.guest.run(commit, layout))
     table.deploy_all()
     for _ in range(4):
         table.step()
@@ -260,15 +259,15 @@ def test_an_illegal_deployment():
 def test_a_wrong_flip(cheater):
     table = Table("blind", seed=5)
     table.deploy_all()
-    session = table.peers[cheater].session
-    honest_share = session._my_share
+    conduct = table.peers[cheater].conduct
+    honest_share = conduct.share
 
-    def other_post(square: int) -> str:
-        board = session.shadow.position.board
+    def other_post(state, square: int) -> str:
+        board = state.shadow.position.board
         other = next(s for s, p in enumerate(board) if p & FACE_DOWN and s != square)
-        return honest_share(other)
+        return honest_share(state, other)
 
-    session._my_share = other_post
+    conduct.share = other_post
     for _ in range(3):
         table.step()
     honest = "guest" if cheater == "host" else "host"

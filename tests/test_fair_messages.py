@@ -20,8 +20,8 @@ def _forge(receiver, kind: str, **fields) -> str:
     message = {
         "v": 1,
         "type": kind,
-        "seq": receiver.s["conn"]["seq_in"],
-        "sid": receiver.session.g["sid"],
+        "seq": receiver.state.conn.seq_in,
+        "sid": receiver.game.sid,
         **fields,
     }
     return json.dumps(message)
@@ -68,7 +68,7 @@ def test_replayed_and_reordered_messages():
     table.take("host", table.host.receive(second, now=0))
     table.inbox["host"] = table.inbox["host"][2:]
     table.deliver()
-    assert table.host.session.shadow.offer_by == 1
+    assert table.host.game.shadow.offer_by == 1
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,8 @@ import json
 import pytest
 
 from junqi_core.fair import FairPeer, audit
+from junqi_core.fair.data import to_json
+from junqi_core.fair.end import dispute, transcript, verdict_alone
 from tests.fairkit import Table, attacks, check_against_referee, resign, seed_deals
 
 CLOCK = {"deploy": 90, "move": 30}
@@ -37,7 +39,7 @@ def test_resume_after_a_reconnect_in_the_middle_of_a_combat():
         table.take(name, table.peers[name].act(table.rng.choice(options or table.choices(name))))
         if options:
             break
-    assert table.peers[name].session.g["pending"]["kind"] == "attack"
+    assert table.peers[name].game.pending.kind == "attack"
     table.pump(1)  # the defender answers; its reply is lost with the channel
     before = len(table.records())
     _restore(table)
@@ -90,9 +92,9 @@ def test_an_undeployed_side_gets_a_random_layout_after_the_deploy_clock():
     table.deliver()
     guest = table.guest
     table.take("guest", guest.tick(now=89_000))
-    assert guest.session.g["mine"]["layout"] is None
+    assert guest.game.mine.layout is None
     table.take("guest", guest.tick(now=90_000))
-    assert guest.session.g["mine"]["layout"] is not None
+    assert guest.game.mine.layout is not None
     table.take("host", table.host.deploy(now=90_500))
     table.now = 90_500
     table.deliver()
@@ -104,7 +106,7 @@ def test_time_outs_pass_the_turn_and_the_third_loses():
     table.deploy_all()
     for turn in range(1, 4):
         mover = table.to_move()
-        start = table.peers[mover].session.g["clock_state"]["mine"][1]
+        start = table.peers[mover].game.clock_state.mine.since
         table.now = start + 30_000
         table.take(mover, table.peers[mover].tick(now=table.now))
         table.deliver()
@@ -139,8 +141,8 @@ def test_a_stalling_opponent_is_claimed_against_then_loses_by_abandonment():
 def test_a_false_abandonment_counts_against_its_sender():
     table = Table("classic", seed=3, clock=CLOCK)
     table.deploy_all()
-    table.guest.session._verdict_alone("abandoned")  # a page that just wants the game over
-    table.take("guest", table.guest.flush())
+    # a page that just wants the game over
+    table.take("guest", table.guest.run(verdict_alone, "abandoned"))
     table.now = 10_000  # the host still had 20 s to move
     table.deliver()
     assert table.host.view()["result"] == {"winner": 0, "reason": "abandoned"}
@@ -181,14 +183,14 @@ def test_rematch_switches_sides():
     table = Table("gunjin", seed=5)
     table.deploy_all()
     resign(table, "guest")
-    first = table.host.session.g["sid"]
+    first = table.host.game.sid
     table.take("host", table.host.act("rematch"))
     table.deliver()
-    assert table.host.session.g["sid"] == first  # one side asking is not enough
+    assert table.host.game.sid == first  # one side asking is not enough
     table.take("guest", table.guest.act("rematch"))
     table.deliver()
-    assert table.host.session.seat == 1 and table.guest.session.seat == 0
-    assert table.host.session.g["sid"] != first
+    assert table.host.game.seat == 1 and table.guest.game.seat == 0
+    assert table.host.game.sid != first
     table.deploy_all()
     assert table.to_move() == "guest"  # player 0 moves first: now the guest
     table.step()
@@ -203,7 +205,7 @@ def test_rematch_switches_sides():
 def test_flag_shown_when_the_field_marshal_falls():
     table = Table("classic", seed=12, options={"flag_shown": True})
     table.deploy_all()
-    shown = lambda: any(p.session.g["revealed"] for p in table.peers.values())  # noqa: E731
+    shown = lambda: any(p.game.revealed for p in table.peers.values())  # noqa: E731
     for _ in range(3000):
         table.deliver()
         name = table.to_move()
@@ -214,30 +216,36 @@ def test_flag_shown_when_the_field_marshal_falls():
             table.peers[name].act(table.rng.choice(attacks(table, name) or table.choices(name))),
         )
     assert shown(), "no Field Marshal fell"
-    viewer = next(p for p in table.peers.values() if p.session.g["revealed"])
-    square = next(iter(viewer.session.g["revealed"]))
+    viewer = next(p for p in table.peers.values() if p.game.revealed)
+    square = next(iter(viewer.game.revealed))
     assert viewer.view()["board"][square] == {
-        "owner": viewer.session.opp,
+        "owner": viewer.game.opp,
         "kind": "flag",
         "down": False,
     }
     resign(table)
     check_against_referee(table)
     # The audit insists on it: a hidden flag, or one shown without cause, is caught.
-    session = table.host.session
-    openings = [None, None]
-    openings[session.seat], openings[session.opp] = session.opening(), session.g["theirs"]["open"]
-    hidden = copy.deepcopy(session.transcript())
+    judged, openings = _judged(table)
+    hidden = copy.deepcopy(judged)
     reveal = next(c for c in hidden["claims"] if c["type"] == "reveal")
     hidden["claims"].remove(reveal)
     verdict, _ = audit(hidden, openings)
-    assert verdict["fault"]["code"] == "flag_not_shown"
-    assert verdict["fault"]["player"] == reveal["player"]
-    assert verdict["fault"]["action"] == reveal["h"]  # the combat it fell in
-    early = copy.deepcopy(session.transcript())
+    assert verdict.fault.code == "flag_not_shown"
+    assert verdict.fault.player == reveal["player"]
+    assert verdict.fault.action == reveal["h"]  # the combat it fell in
+    early = copy.deepcopy(judged)
     early["claims"].append({**reveal, "h": 1})
     verdict, _ = audit(early, openings)
-    assert verdict["fault"]["code"] == "false_reveal"
+    assert verdict.fault.code == "false_reveal"
+
+
+def _judged(table: Table) -> tuple[dict, list]:
+    """The host's transcript (as JSON, to forge) and both openings, at the end."""
+    game = table.host.game
+    openings = [None, None]
+    openings[game.seat], openings[game.opp] = table.host.conduct.opening(game), game.theirs.opening
+    return to_json(transcript(game)), openings
 
 
 def _finished(variant: str, seed: int) -> tuple[dict, list]:
@@ -246,16 +254,13 @@ def _finished(variant: str, seed: int) -> tuple[dict, list]:
     for _ in range(40):
         table.step()
     resign(table)
-    session = table.host.session
-    openings = [None, None]
-    openings[session.seat], openings[session.opp] = session.opening(), session.g["theirs"]["open"]
-    return session.transcript(), openings
+    return _judged(table)
 
 
 def test_the_audit_checks_claims():
     transcript, openings = _finished("gunjin", 2)
     verdict, _ = audit(transcript, openings)
-    assert verdict["ok"], verdict
+    assert verdict.ok, verdict
     # A claim to occupy the headquarters with an ordinary move.
     forged = copy.deepcopy(transcript)
     h, record = next(
@@ -263,17 +268,17 @@ def test_the_audit_checks_claims():
     )
     record["claim"] = "occupation"
     verdict, _ = audit(forged, openings)
-    assert (verdict["fault"]["code"], verdict["fault"]["action"]) == ("false_claim", h + 1)
+    assert (verdict.fault.code, verdict.fault.action) == ("false_claim", h + 1)
     # A side that says it cannot move when it can.
     forged = copy.deepcopy(transcript)
     forged["claims"].append({"h": 4, "player": 0, "type": "status", "mobile": False})
     verdict, _ = audit(forged, openings)
-    assert (verdict["fault"]["code"], verdict["fault"]["player"]) == ("false_status", 0)
+    assert (verdict.fault.code, verdict.fault.player) == ("false_status", 0)
     # A result the moves do not reach.
     forged = copy.deepcopy(transcript)
     forged["end"] = {**forged["end"], "winner": 1 - (forged["end"]["winner"] or 0)}
     verdict, _ = audit(forged, openings)
-    assert verdict["fault"]["code"] == "wrong_result"
+    assert verdict.fault.code == "wrong_result"
 
 
 def test_stopping_the_game_without_cause_loses():
@@ -281,9 +286,8 @@ def test_stopping_the_game_without_cause_loses():
     table.deploy_all()
     for _ in range(4):
         table.step()
-    session = table.guest.session
-    session._dispute(len(session.g["records"]), "nothing at all", None)  # a false dispute
-    table.take("guest", table.guest.flush())
+    h = table.guest.game.h
+    table.take("guest", table.guest.run(dispute, h, "nothing at all", None))  # a false dispute
     table.deliver()
     fault = table.host.view()["fair"]["verdict"]["fault"]
     assert (fault["player"], fault["code"]) == (1, "false_dispute")

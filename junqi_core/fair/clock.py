@@ -1,158 +1,152 @@
 """Clocks: this side's time-outs, claims on a stalling side, abandonment, the deadline
 for opening after the end.  Each page runs its own clock (docs/fair-play.md).
 
-A mixin of `Session` (session.py).
+Pure functions of the game state returning a `Step`.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+
+from junqi_core.fair import messages as m
+from junqi_core.fair.end import decided, verdict_alone
+from junqi_core.fair.setup import commit
+from junqi_core.fair.state import Deadline, GameState, Owed
+from junqi_core.fair.step import Step, own_action
 
 ANSWER_MS = 30_000  # a protocol reply, or an answer to a claim, may take this long
 GRACE_MS = 5_000  # the waiting side allows this much for the network before it claims
 AUDIT_MS = 60_000  # the other side must open its commitments this soon after the end
 
 
-class Clock:
-    """Deadlines, claims and abandonment, for `Session`."""
-
-    def _on_claim_timeout(self, msg: dict, now: float) -> None:
-        g, shadow = self.g, self.shadow
-        due = self._my_deadline()
-        if "h" not in msg:
-            stale = g["stage"] != "setup" or g["mine"]["layout"] is not None
+def owed(state: GameState) -> tuple[Owed | None, Owed | None]:
+    """(what this seat owes, what the other side owes) right now."""
+    mine, theirs, stage = state.mine, state.theirs, state.stage
+    if stage == "setup":
+        own = Owed(what="deploy") if mine.layout is None else None
+        if theirs.root is None:
+            other = Owed(what="deploy")
+        elif mine.list_sent and theirs.commitments is None:
+            other = Owed(what="reply")
         else:
-            stale = (
-                g["stage"] != "play"
-                or g["end"] is not None
-                or msg["h"] != len(g["records"])
-                or shadow.turn != self.seat
-                or g["pending"] is not None
-            )
-        if stale:
-            self.events.append({"type": "ignored", "message": "claim_timeout", "reason": "stale"})
-        elif due is None or now < due:
-            self.events.append({"type": "ignored", "message": "claim_timeout", "reason": "early"})
-        elif "h" not in msg:
-            self._commit(self._ints(g["mine"]["draft"]))
-        else:
-            self._mine("timeout")
+            other = None
+        return own, other
+    if stage == "deal":
+        return None, Owed(what="reply")
+    if stage == "play":
+        h = state.h
+        if state.pending is not None:
+            return None, Owed(what="reply", h=h)
+        if state.shadow.turn == state.seat:
+            return Owed(what="move", h=h), None
+        return None, Owed(what="move", h=h)
+    if stage == "ended":
+        return None, (Owed(what="open") if theirs.opening is None else None)
+    return None, None
 
-    def _on_abandon(self, msg: dict, now: float) -> None:
-        """The other page ended the game saying this one stopped answering.  True if this
-        side is past its own deadline (its page slept); otherwise the other side quit."""
-        g = self.g
-        if g["stage"] == "done":
-            return
-        due = self._my_deadline()
-        overdue = due is not None and now >= due
-        winner = self.opp if overdue else self.seat
-        result = {"winner": winner, "reason": "abandoned"}
-        if g["end"] is None:
-            g["end"] = {"h": len(g["records"]), **result, "by": self.opp}
-        g["verdict"] = {"ok": None, "result": result, "fault": None, "by": self.opp}
-        g["stage"] = "done"
-        g["pending"] = None
-        self.events.append({"type": "verdict", "verdict": g["verdict"]})
 
-    def _owed(self) -> tuple[list | None, list | None]:
-        """(what this seat owes, what the other side owes) right now."""
-        g, mine, theirs = self.g, self.g["mine"], self.g["theirs"]
-        stage = g["stage"]
-        if stage == "setup":
-            own = ["deploy"] if mine["layout"] is None else None
-            if theirs["root"] is None:
-                other = ["deploy"]
-            elif mine["list_sent"] and theirs["list"] is None:
-                other = ["reply"]
-            else:
-                other = None
-            return own, other
-        if stage == "deal":
-            return None, ["reply"]
-        if stage == "play":
-            h = len(g["records"])
-            if g["pending"] is not None:
-                return None, ["reply", h]
-            if self.shadow.turn == self.seat:
-                return ["move", h], None
-            return None, ["move", h]
-        if stage == "ended":
-            return None, (["open"] if theirs["open"] is None else None)
-        return None, None
+def clock_update(step: Step, now: float) -> Step:
+    """Start a side's clock when what it owes changes (the same step if nothing did)."""
+    clocks = step.state.clock_state
+    own, other = owed(step.state)
+    changes = {}
+    if clocks.mine is None or clocks.mine.owed != own:
+        changes.update(mine=Deadline(owed=own, since=now))
+    if clocks.theirs is None or clocks.theirs.owed != other:
+        changes.update(theirs=Deadline(owed=other, since=now), claimed=None)
+    if not changes:
+        return step
+    return step.update(clock_state=replace(clocks, **changes))
 
-    def _clock_update(self, now: float) -> None:
-        state = self.g["clock_state"]
-        own, other = self._owed()
-        if state["mine"] is None or state["mine"][0] != own:
-            state["mine"] = [own, now]
-        if state["theirs"] is None or state["theirs"][0] != other:
-            state["theirs"] = [other, now]
-            state["claimed"] = None
 
-    def _limit_ms(self, key: list | None) -> int | None:
-        clock = self.g["clock"]
-        if key is None or clock is None or key[0] not in ("deploy", "move"):
-            return None
-        return clock[key[0]] * 1000
+def _limit_ms(state: GameState, owed: Owed | None) -> int | None:
+    clock = state.clock
+    if owed is None or clock is None or owed.what not in ("deploy", "move"):
+        return None
+    return (clock.deploy if owed.what == "deploy" else clock.move) * 1000
 
-    def _my_deadline(self) -> float | None:
-        key, since = self.g["clock_state"]["mine"]
-        limit = self._limit_ms(key)
-        return None if limit is None else since + limit
 
-    def deadlines(self) -> dict:
-        state = self.g["clock_state"]
-        (own, own_since), (other, other_since) = state["mine"], state["theirs"]
-        own_limit, other_limit = self._limit_ms(own), self._limit_ms(other)
-        return {
-            "mine": None if own_limit is None else own_since + own_limit,
-            "theirs": None if other_limit is None else other_since + other_limit,
-            "waiting_for": other[0] if other else None,
-        }
+def _due(state: GameState, deadline: Deadline | None) -> float | None:
+    limit = None if deadline is None else _limit_ms(state, deadline.owed)
+    return None if limit is None else deadline.since + limit  # type: ignore[union-attr]
 
-    def tick(self, now: float) -> None:
-        g = self.g
-        self._clock_update(now)
-        state = g["clock_state"]
-        own, own_since = state["mine"]
-        other, other_since = state["theirs"]
-        limit = self._limit_ms(own)
-        if limit is not None and now >= own_since + limit:
-            if own[0] == "deploy":
-                self._commit(self._ints(g["mine"]["draft"]))
-            else:
-                self._mine("timeout")
-            self.settle(now)
-            return
-        if other is None:
-            return
-        if other[0] == "open":
-            if now >= other_since + AUDIT_MS:
-                self._verdict_alone("refused_audit")
-            return
-        if g["clock"] is None:
-            return
-        limit = self._limit_ms(other)
-        if limit is None:  # a protocol reply is owed at once
-            if now >= other_since + ANSWER_MS:
-                self._verdict_alone("abandoned")
-            return
-        if state["claimed"] is None:
-            if now >= other_since + limit + GRACE_MS:
-                fields = {"h": other[1]} if other[0] == "move" else {}
-                self.send("claim_timeout", **fields)
-                state["claimed"] = now
-        elif now >= state["claimed"] + ANSWER_MS:
-            self._verdict_alone("abandoned")
 
-    def _verdict_alone(self, reason: str) -> None:
-        """The other side stopped answering (or would not open): it loses, unaudited."""
-        g = self.g
-        if reason == "abandoned":
-            self.send("abandon")
-        result = {"winner": self.seat, "reason": reason}
-        if g["end"] is None:
-            g["end"] = {"h": len(g["records"]), **result, "by": self.seat}
-        g["verdict"] = {"ok": None, "result": result, "fault": None, "by": self.seat}
-        g["stage"] = "done"
-        g["pending"] = None
-        self.events.append({"type": "verdict", "verdict": g["verdict"]})
+def deadlines(state: GameState) -> dict:
+    """When each side's time is up (the page's clock, ms), and what is awaited."""
+    clocks = state.clock_state
+    other = clocks.theirs.owed if clocks.theirs is not None else None
+    return {
+        "mine": _due(state, clocks.mine),
+        "theirs": _due(state, clocks.theirs),
+        "waiting_for": other.what if other else None,
+    }
+
+
+def tick(state: GameState, now: float) -> Step:
+    """This side's own time-outs (its draft deployed, its turn passed), claims against the
+    other side and, when it stays silent, the game decided without it."""
+    step = clock_update(Step(state), now)
+    state = step.state
+    clocks = state.clock_state
+    mine, theirs = clocks.mine, clocks.theirs
+    assert mine is not None and theirs is not None
+    due = _due(state, mine)
+    if due is not None and now >= due:
+        if mine.owed.what == "deploy":  # type: ignore[union-attr]
+            return commit(step, state.facts.ints(state.mine.draft))  # type: ignore[arg-type]
+        return own_action(step, "timeout")
+    other = theirs.owed
+    if other is None:
+        return step
+    if other.what == "open":
+        if now >= theirs.since + AUDIT_MS:
+            step = verdict_alone(step, "refused_audit")
+        return step
+    if state.clock is None:
+        return step
+    limit = _limit_ms(state, other)
+    if limit is None:  # a protocol reply is owed at once
+        if now >= theirs.since + ANSWER_MS:
+            step = verdict_alone(step, "abandoned")
+        return step
+    if clocks.claimed is None:
+        if now >= theirs.since + limit + GRACE_MS:
+            step = step.send(m.ClaimTimeout(h=other.h if other.what == "move" else None))
+            step = step.update(clock_state=replace(clocks, claimed=now))
+    elif now >= clocks.claimed + ANSWER_MS:
+        step = verdict_alone(step, "abandoned")
+    return step
+
+
+def on_claim_timeout(state: GameState, msg: m.ClaimTimeout, now: float) -> Step:
+    """The other side says this one is past its time: true if it is by this page's own
+    clock (a page asleep in a background tab wakes up to it), early otherwise."""
+    due = _due(state, state.clock_state.mine)
+    if msg.h is None:
+        stale = state.stage != "setup" or state.mine.layout is not None
+    else:
+        stale = (
+            state.stage != "play"
+            or state.end is not None
+            or msg.h != state.h
+            or state.shadow.turn != state.seat
+            or state.pending is not None
+        )
+    step = Step(state)
+    if stale:
+        return step.event({"type": "ignored", "message": "claim_timeout", "reason": "stale"})
+    if due is None or now < due:
+        return step.event({"type": "ignored", "message": "claim_timeout", "reason": "early"})
+    if msg.h is None:
+        return commit(step, state.facts.ints(state.mine.draft))  # type: ignore[arg-type]
+    return own_action(step, "timeout")
+
+
+def on_abandon(state: GameState, msg: m.Abandon, now: float) -> Step:
+    """The other page ended the game saying this one stopped answering.  True if this
+    side is past its own deadline (its page slept); otherwise the other side quit."""
+    if state.stage == "done":
+        return Step(state)
+    due = _due(state, state.clock_state.mine)
+    overdue = due is not None and now >= due
+    return decided(Step(state), state.opp if overdue else state.seat, "abandoned", state.opp)

@@ -2,19 +2,23 @@
 
 Every message has `v` (the protocol version), `type`, `sid` (the session id; null only in
 the host's first hello) and `seq` (the sender's message number, from 0, with no gaps; a
-`resume` has none).  The fields of each type are listed in `SCHEMAS`; a missing,
-unexpected or wrongly typed field refuses the whole message.  Group elements are checked
-here (range and subgroup), so no handler ever sees a bad one.
+`resume` has none).  Each type is a frozen dataclass below whose fields say how each wire
+field is checked (`SCHEMAS`: type -> class); a missing, unexpected or wrongly typed field
+refuses the whole message.  Group elements are checked here (range and subgroup), so no
+handler ever sees a bad one.  `decode` gives the typed message; `encode` writes one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
+from junqi_core.fair.data import DERIVED, JSON_NAME, OMIT, fields_of, from_json, to_json
 from junqi_core.fair.group import GroupError, element_from_hex, hex_bytes
 from junqi_core.fair.ot import ROW_BYTES
+from junqi_core.fair.state import ClockRules, frozen
 from junqi_core.text import JsonRefused, load_json, quote
 
 PROTOCOL = 1
@@ -120,58 +124,184 @@ H = _int(0, MAX_H)
 ELEMENT: Check = _element
 DIGEST = _hex(32)
 CIPHERS = _list(_hex(ROW_BYTES), 1, 32)
-OPTIONAL = "optional"
-
-SCHEMAS: dict[str, dict[str, Check | tuple[str, Check]]] = {
-    "hello": {
-        "role": _one_of("host", "guest"),
-        "nonce": DIGEST,
-        "engine": _text(64),
-        "rules": _rules,
-        "clock": _clock,
-    },
-    "commit": {"root": DIGEST},
-    "commitments": {"list": _list(DIGEST, 1, 64), "key": ELEMENT},
-    "deck": {"cards": _list(ELEMENT, 50, 50)},
-    "act": {
-        "h": H,
-        "action": _text(32),
-        "ot": (OPTIONAL, ELEMENT),
-        "share": (OPTIONAL, ELEMENT),
-        "claim": (OPTIONAL, _one_of("occupation")),
-        "ack": (OPTIONAL, _int(0, 10**9)),
-    },
-    "ot_reply": {"h": H, "rows": CIPHERS, "ot": ELEMENT, "key": ELEMENT},
-    "ot_rows": {
-        "h": H,
-        "rows": CIPHERS,
-        "outcome": _int(1, 7),
-        "key": ELEMENT,
-        "claim": (OPTIONAL, _one_of("occupation")),
-    },
-    "flip_share": {"h": H, "share": ELEMENT, "card": _int(0, 49)},
-    "status": {"h": H, "mobile": _bool},
-    "status_reply": {"h": H, "mobile": _bool},
-    "reveal": {"h": H, "square": _text(8), "salt": _hex(16)},
-    "request": {"h": H, "action": _text(32), "id": _int(0, 10**9)},
-    "resign": {"h": H},
-    "claim_timeout": {"h": (OPTIONAL, H)},
-    "abandon": {},
-    "dispute": {"h": H, "reason": _text(200)},
-    "open": {"secrets": _object},
-    "rematch": {"nonce": DIGEST},
-    "resume": {"recv": _int(0, 10**9), "chain": DIGEST, "sent": _int(0, 10**9), "answer": _bool},
-    # to a third page that answered an invitation already used: the only message of that
-    # channel (sid null, seq 0); its page tells its player and stops
-    "taken": {},
-}
+CHECK = "check"
 
 
-def encode(message: dict) -> str:
-    return json.dumps(message, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+def wire(check: Check, optional: bool = False, json_name: str | None = None) -> Any:
+    """A message field and how its wire value is checked (`optional`: may be absent)."""
+    default = None if optional else dataclasses.MISSING
+    metadata = {CHECK: check, OMIT: optional, JSON_NAME: json_name}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
-def decode(text: Any) -> dict:
+def envelope() -> Any:
+    """`sid` and `seq`: written around the fields by `encode`, read by `decode`."""
+    return dataclasses.field(default=None, metadata={DERIVED: True})
+
+
+@frozen
+class Message:
+    """A message: its envelope (`sid`, `seq`) and, in subclasses, its fields."""
+
+    TYPE: ClassVar[str] = ""
+    sid: str | None = envelope()
+    seq: int | None = envelope()
+
+
+SCHEMAS: dict[str, type[Message]] = {}
+
+
+def message(kind: str) -> Callable[[type], type]:
+    def register(cls: type) -> type:
+        cls = frozen(cls)
+        cls.TYPE = kind  # type: ignore[attr-defined]
+        SCHEMAS[kind] = cls
+        return cls
+
+    return register
+
+
+@message("hello")
+class Hello(Message):
+    role: str = wire(_one_of("host", "guest"))
+    nonce: str = wire(DIGEST)
+    engine: str = wire(_text(64))
+    rules: Any = wire(_rules)
+    clock: ClockRules | None = wire(_clock)
+
+
+@message("commit")
+class Commit(Message):
+    root: str = wire(DIGEST)
+
+
+@message("commitments")
+class Commitments(Message):
+    commitments: tuple[str, ...] = wire(_list(DIGEST, 1, 64), json_name="list")
+    key: str = wire(ELEMENT)
+
+
+@message("deck")
+class Deck(Message):
+    cards: tuple[str, ...] = wire(_list(ELEMENT, 50, 50))
+
+
+@message("act")
+class Act(Message):
+    h: int = wire(H)
+    action: str = wire(_text(32))
+    ot: str | None = wire(ELEMENT, optional=True)
+    share: str | None = wire(ELEMENT, optional=True)
+    claim: str | None = wire(_one_of("occupation"), optional=True)
+    ack: int | None = wire(_int(0, 10**9), optional=True)
+
+
+@message("ot_reply")
+class OtReply(Message):
+    h: int = wire(H)
+    rows: tuple[str, ...] = wire(CIPHERS)
+    ot: str = wire(ELEMENT)
+    key: str = wire(ELEMENT)
+
+
+@message("ot_rows")
+class OtRows(Message):
+    h: int = wire(H)
+    rows: tuple[str, ...] = wire(CIPHERS)
+    outcome: int = wire(_int(1, 7))
+    key: str = wire(ELEMENT)
+    claim: str | None = wire(_one_of("occupation"), optional=True)
+
+
+@message("flip_share")
+class FlipShare(Message):
+    h: int = wire(H)
+    share: str = wire(ELEMENT)
+    card: int = wire(_int(0, 49))
+
+
+@message("status")
+class Status(Message):
+    h: int = wire(H)
+    mobile: bool = wire(_bool)
+
+
+@message("status_reply")
+class StatusReply(Message):
+    h: int = wire(H)
+    mobile: bool = wire(_bool)
+
+
+@message("reveal")
+class Reveal(Message):
+    h: int = wire(H)
+    square: str = wire(_text(8))
+    salt: str = wire(_hex(16))
+
+
+@message("request")
+class Request(Message):
+    h: int = wire(H)
+    action: str = wire(_text(32))
+    id: int = wire(_int(0, 10**9))
+
+
+@message("resign")
+class Resign(Message):
+    h: int = wire(H)
+
+
+@message("claim_timeout")
+class ClaimTimeout(Message):
+    h: int | None = wire(H, optional=True)  # none: the other side's deployment
+
+
+@message("abandon")
+class Abandon(Message):
+    pass
+
+
+@message("dispute")
+class Dispute(Message):
+    h: int = wire(H)
+    reason: str = wire(_text(200))
+
+
+@message("open")
+class Open(Message):
+    secrets: Any = wire(_object)
+
+
+@message("rematch")
+class Rematch(Message):
+    nonce: str = wire(DIGEST)
+
+
+@message("taken")
+class Taken(Message):
+    """To a third page that answered an invitation already used: the only message of that
+    channel (sid null, seq 0); its page tells its player and stops."""
+
+
+@message("resume")
+class Resume(Message):
+    recv: int = wire(_int(0, 10**9))
+    chain: str = wire(DIGEST)
+    sent: int = wire(_int(0, 10**9))
+    answer: bool = wire(_bool)
+
+
+def encode(value: Message | dict) -> str:
+    """The wire text of a message (envelope and fields), or of any JSON object."""
+    if isinstance(value, Message):
+        head: dict[str, Any] = {"v": PROTOCOL, "type": value.TYPE, "sid": value.sid}
+        if not isinstance(value, Resume):
+            head["seq"] = value.seq
+        value = {**head, **to_json(value)}
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def decode(text: Any) -> Message:
     """Parse and check one message; raise MessageError saying what is wrong."""
     if not isinstance(text, str):
         raise MessageError("malformed", "a message is JSON text")
@@ -193,29 +323,31 @@ def decode(text: Any) -> dict:
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
         raise MessageError("unknown_type", f"unknown message type {quote(kind)}")
-    schema = SCHEMAS[kind]
-    envelope = {"v", "type", "sid"} | (set() if kind == "resume" else {"seq"})
+    cls = SCHEMAS[kind]
+    schema = {f.key: f for f in fields_of(cls)}
+    envelope = {"v", "type", "sid"} | (set() if cls is Resume else {"seq"})
     fields = set(message) - envelope
-    allowed = set(schema)
-    required = {k for k, v in schema.items() if not isinstance(v, tuple)}
+    required = {key for key, f in schema.items() if f.required}
     if not envelope <= set(message):
         raise MessageError("malformed", f"a {kind} message lacks {sorted(envelope - set(message))}")
-    if fields - allowed:
+    if fields - set(schema):
         raise MessageError(
-            "malformed", f"unexpected fields {quote(sorted(fields - allowed))} in {kind}"
+            "malformed", f"unexpected fields {quote(sorted(fields - set(schema)))} in {kind}"
         )
     if required - fields:
         raise MessageError("malformed", f"a {kind} message lacks {sorted(required - fields)}")
-    if kind != "resume":
-        _int(0, 10**9)(message["seq"])
-    if message["sid"] is not None:
-        DIGEST(message["sid"])
-    for name in fields:
-        check = schema[name]
-        if isinstance(check, tuple):
-            check = check[1]
+    sid, seq = message.get("sid"), message.get("seq")
+    if cls is not Resume:
+        _int(0, 10**9)(seq)
+    if sid is not None:
+        DIGEST(sid)
+    checks = {f.name: f.metadata[CHECK] for f in dataclasses.fields(cls) if CHECK in f.metadata}
+    values = {}
+    for key in fields:
+        f = schema[key]
         try:
-            check(message[name])
+            checks[f.name](message[key])
         except MessageError as error:
-            raise MessageError(error.code, f"{kind}.{name}: {error}") from None
-    return message
+            raise MessageError(error.code, f"{kind}.{key}: {error}") from None
+        values[f.name] = from_json(f.hint, message[key], f"{kind}.{key}")
+    return cls(sid=sid, seq=seq, **values)

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from junqi_core.game import Game, HistoryEntry
@@ -114,6 +115,19 @@ class ShadowGame(Game):
         """Record the end (phase stays `play`: a shadow's unknown pieces are never shown)."""
         self.ended = outcome
         self.offer_by = None
+
+    def clone(self) -> ShadowGame:
+        """An independent copy: a new state changes its copy, never its predecessor's game."""
+        game = copy.copy(self)
+        game.position = self.position.copy()
+        game.history = list(self.history)
+        game.layouts = list(self.layouts)
+        game.drafts = list(self.drafts)
+        game.removed = [list(r) for r in self.removed]
+        game.timeouts = list(self.timeouts)
+        game.last_offer_ply = list(self.last_offer_ply)
+        game.flag_shown = list(self.flag_shown)
+        return game
 
     def set_board(self, board: list[int]) -> None:
         self.position = _shadow_class(self.position_class)(board)

@@ -287,6 +287,31 @@ test("a lost connection: the clocks wait, a new link exchange, the game goes on"
   guest.dispose();
 });
 
+test("the clock's tick: a quiet one redraws and saves nothing, a late one passes the turn", async () => {
+  const log = [];
+  let now = 1_000_000;
+  const wall = () => now;
+  const { host, guest } = await connect("classic", log, { host: { wall }, guest: { wall } });
+  await host.confirm();
+  await guest.confirm();
+  await settle(host, guest);
+  await until(() => host.ui === "play" && guest.ui === "play", "play");
+  const saves = () => log.filter(([what, name]) => what === "save" && name === "host").length;
+  const [view, saved, sent] = [host.view, saves(), host.sent.length];
+  now += 1_000;
+  await host.peerCall({ call: "tick" }); // the engine's reply has no view and no state
+  assert.equal(host.view, view, "the same view: nothing to redraw");
+  assert.equal(saves(), saved, "nothing to save");
+  assert.equal(host.sent.length, sent);
+  now += 30_000; // the host's 30 s to move are over: its own tick passes the turn
+  await host.peerCall({ call: "tick" });
+  assert.deepEqual(host.view.timeouts, [1, 0]);
+  assert.equal(saves(), saved + 1, "saved before the time-out was sent");
+  assert.equal(JSON.parse(host.sent.at(-1)).action, "timeout");
+  host.dispose();
+  guest.dispose();
+});
+
 test("a reloaded page goes on from its saved state", async () => {
   const log = [];
   const saves = memorySaves(log, "host");

@@ -99,7 +99,9 @@ export class FriendGame extends GameController {
     }
     this.persist(reply.state); // the write-ahead rule: saved before anything is sent
     for (const text of reply.send) this.transmit(text);
-    await this.apply(reply.view, reply.events);
+    // `view` and `state` come only when the peer's state changed or there are events to
+    // show (a quiet tick has neither)
+    if (reply.view || reply.events.length) await this.apply(reply.view ?? this.view, reply.events);
     return { ok: true, events: [], view: this.view };
   }
 
