@@ -259,3 +259,55 @@ test("a layout confirmed as the first player is offered, turned round, when play
   const flag = { b1: "d12", d1: "b12" }[Object.keys(mine).find((sq) => mine[sq] === "flag")];
   assert.equal(second.view.board[flag].kind, "flag");
 });
+
+test("setup Undo takes back each change in turn: swaps, random and mirrored layouts", async () => {
+  const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
+  await g.start();
+  const layout = () => JSON.stringify(g.ownLayout());
+  assert.equal(g.controls().undo.shown, true);
+  assert.equal(g.controls().undo.enabled, false, "nothing to undo yet");
+  const first = layout();
+  const own = Object.keys(g.ownLayout()).filter((sq) => sq.endsWith("3") && !sq.startsWith("hq"));
+  await g.tap(own[0]);
+  await g.tap(own[1]);
+  const swapped = layout();
+  assert.notEqual(swapped, first);
+  await g.randomLayout();
+  const random = layout();
+  await g.mirror();
+  assert.notEqual(layout(), random);
+  assert.equal(g.controls().undo.enabled, true);
+  assert.deepEqual(await callsDuring(() => g.undo()), ["setup_set"]);
+  assert.equal(layout(), random, "the mirror is undone");
+  assert.match(g.messageText(), /Undone: the left-right swap/);
+  await g.undo();
+  assert.equal(layout(), swapped, "the random layout is undone");
+  await g.undo();
+  assert.equal(layout(), first, "the swap is swapped back");
+  assert.match(g.messageText(), new RegExp(`Undone: the swap of ${own[0]} and ${own[1]}`));
+  assert.equal(g.controls().undo.enabled, false, "back at the start: nothing more to undo");
+  assert.deepEqual(await callsDuring(() => g.undo()), [], "an Undo with nothing to undo asks nothing");
+  // Confirmed: the setup is over, and so is its Undo.
+  await g.tap(own[0]);
+  await g.tap(own[1]);
+  await g.confirm();
+  await until(g, "play");
+  assert.equal(g.controls().undo.shown, false);
+  assert.equal(g.canUndo(), false);
+  g.dispose();
+});
+
+test("hot seat: the curtain forgets the last player's undo steps", async () => {
+  const g = game({ variant: "classic", mode: "hotseat" });
+  await g.start();
+  await g.openCurtain();
+  assert.equal(g.ui, "setup");
+  await g.randomLayout();
+  assert.equal(g.canUndo(), true);
+  await g.confirm();
+  await until(g, "curtain");
+  assert.deepEqual(g.undoStack, [], "no layout of the first player is kept under the curtain");
+  await g.openCurtain();
+  assert.equal(g.canUndo(), false);
+  g.dispose();
+});

@@ -33,7 +33,7 @@ const NO_EFFECTS = {
   move: async () => {}, // slide a piece before the new view is drawn
   events: () => {}, // flashes and sounds for events, after the new view is drawn
   say: () => {}, // the live region
-  focus: () => {}, // "changeTurn" | "rematch" | "curtain" | "board"
+  focus: () => {}, // "changeTurn" | "rematch" | "curtain" | "board" | "next" (if focus was lost)
   end: () => {}, // the game just ended: {winner, reason}, viewer
 };
 
@@ -88,12 +88,19 @@ export class GameController {
     this.listeners = [];
     this.lines = []; // the message line: functions, so a language change re-translates it
     this.resetMarks();
+    this.resetUndo();
   }
 
   resetMarks() {
     this.selected = null; // play: the piece whose destinations are shown
     this.pick = null; // setup: the first piece of a swap
     this.refused = null; // setup: the square a refused swap names
+  }
+
+  /** Setup: the layouts before each change, newest last (Undo goes back one at a time).
+   * Only the looking seat's own pieces; emptied when the seat stops looking. */
+  resetUndo() {
+    this.undoStack = [];
   }
 
   subscribe(fn) {
@@ -220,12 +227,21 @@ export class GameController {
       this.ui = "setup";
       this.setMessage(() => t("setup.hint"));
       this.changed();
+      this.focusNext();
       return;
     }
     if (v.turn === this.cpuSeat) return this.runCpu();
     this.ui = "play";
     if (!this.lines.length && this.variant === "blind") this.setMessage(() => t("play.blind_hint"));
     this.changed();
+    this.focusNext();
+  }
+
+  /** The player acts on the board next: a new game puts focus there; later only when
+   * focus was lost (its button went away), never away from where the player is. */
+  focusNext() {
+    this.fx.focus(this.focusedOnce ? "next" : "board");
+    this.focusedOnce = true;
   }
 
   /** A tap (or Enter on the button grid) on a square. */
@@ -263,10 +279,13 @@ export class GameController {
     this.pick = null;
     this.busy = true;
     this.changed();
+    const before = this.ownLayout();
     const reply = await this.call({ op: "setup_swap", player: this.viewer, a, b: name });
     this.busy = false;
     if (reply.ok) {
       this.view = reply.view;
+      this.undoStack.push({ key: this.setupKey(), layout: before,
+        what: () => t("setup.undo.swap", { a, b: name }) });
       this.setMessage(() => t("setup.swapped", { a, b: name }));
     } else {
       this.refused = reply.error.square || name;
@@ -292,6 +311,7 @@ export class GameController {
     if (this.ui !== "setup" || this.busy) return;
     this.busy = true;
     this.changed();
+    const before = this.ownLayout();
     const reply = await this.call({ op, player: this.viewer, seed: this.random(), ...extra });
     this.busy = false;
     this.resetMarks();
@@ -300,10 +320,57 @@ export class GameController {
       this.setMessage(() => this.refusal(error));
     } else {
       this.view = reply.view;
+      this.undoStack.push({ key: this.setupKey(), layout: before, what: () => t(`setup.undo.${op}`) });
       this.setMessage(() => t(`setup.done.${op}`));
     }
     this.changed();
     this.fx.say(this.messageText());
+    this.fx.focus("next"); // a button that went out of use (Undo at the start) gave it up
+  }
+
+  /** The looking seat's pieces as they stand: square -> kind. */
+  ownLayout() {
+    const seat = this.viewer;
+    return Object.fromEntries(Object.entries(this.view?.board || {})
+      .filter(([, p]) => p.owner === seat && p.kind).map(([sq, p]) => [sq, p.kind]));
+  }
+
+  /** Which setup a change belongs to (a friend's rematch is a new setup in the same game). */
+  setupKey() {
+    return [this.gameId, this.viewer, this.view?.fair?.game ?? ""].join("|");
+  }
+
+  /** Whether Undo has a change of this setup to take back. */
+  canUndo() {
+    const top = this.undoStack[this.undoStack.length - 1];
+    return this.ui === "setup" && Boolean(top) && top.key === this.setupKey();
+  }
+
+  /** Setup: take back the last change (a swap is swapped back; a random, mirrored or
+   * previous layout gives way to the one before it), one step at a time. */
+  undo() {
+    return this.guard(() => this._undo());
+  }
+
+  async _undo() {
+    if (!this.canUndo() || this.busy) return;
+    const step = this.undoStack[this.undoStack.length - 1];
+    this.busy = true;
+    this.changed();
+    const reply = await this.call({ op: "setup_set", player: this.viewer, layout: step.layout });
+    this.busy = false;
+    this.resetMarks();
+    if (!reply.ok) {
+      const error = reply.error;
+      this.setMessage(() => this.refusal(error));
+    } else {
+      this.undoStack.pop();
+      this.view = reply.view;
+      this.setMessage(() => t("setup.undone", { what: step.what() }));
+    }
+    this.changed();
+    this.fx.say(this.messageText());
+    this.fx.focus("next");
   }
 
   randomLayout() {
@@ -359,6 +426,7 @@ export class GameController {
       return;
     }
     this.resetMarks();
+    this.resetUndo();
     if (this.cpu) {
       // "Previous layout": the last layout confirmed on this seat in a game against the
       // CPU (never from two-player games, where the other player could load it).
@@ -518,6 +586,7 @@ export class GameController {
     // Forget everything the last player saw before asking for the public view.
     this.viewer = null;
     this.resetMarks();
+    this.resetUndo();
     this.setMessage();
     this.fx.say("");
     this.curtainSeat = seat;
@@ -870,6 +939,7 @@ export class GameController {
     const playing = looking && ["play", "wait", "moved"].includes(ui);
     const show = (shown, enabled = true) => ({ shown, enabled: shown && enabled && !busy });
     return {
+      undo: show(setup, this.canUndo()),
       random: show(setup),
       mirror: show(setup),
       previous: show(setup, this.hasPrevious()),

@@ -7,7 +7,7 @@
 // the board, then the controls in two rows of fixed height; the move list and the lost
 // pieces follow below (portrait) or beside (landscape).
 
-import { h, clear } from "./dom.js";
+import { h, clear, showMessage } from "./dom.js";
 import { t } from "../i18n.js";
 import { Board } from "./board.js";
 import { icon } from "./icons.js";
@@ -92,7 +92,7 @@ export class ReplayView {
     this.title.textContent = r.title();
     this.app.setTitle?.(r.title());
     this.status.textContent = r.statusText();
-    this.message.textContent = r.messageText();
+    showMessage(this.message, r.messageText());
     this.renderBoard();
     this.renderControls();
     this.renderPanels();
