@@ -16,64 +16,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from gamedriver import ARTIFACTS, GameDriver, no_page_errors  # noqa: F401
+from gamedriver import ARTIFACTS, GameDriver, assert_nothing_cut, no_page_errors  # noqa: F401
 from sitekit import Site
 
 TOUCH_SIZES = {"360x740": (360, 740), "740x360": (740, 360)}
 TARGET = 44
-
-# Elements whose text is cut. Checked: overflow hidden / clip or an ellipsis with content
-# larger than the box; text wider than its own box (words running out of a button); an
-# element past the screen's sides that no scroller can bring in; a scrolling text box (the
-# message) whose newest line is out of view. Hidden and screen-reader-only text is skipped.
-CLIPPED_JS = """() => {
-  const out = [];
-  const vw = document.documentElement.clientWidth;
-  const clips = (v) => v === 'hidden' || v === 'clip';
-  const scrolls = (v) => v === 'auto' || v === 'scroll';
-  const classes = (el) => typeof el.className === 'string' && el.className.trim()
-    ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
-  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + classes(el);
-  for (const el of document.querySelectorAll('body *')) {
-    const skip = 'svg, .sr-only, [hidden], dialog:not([open]), details:not([open]) > :not(summary)';
-    if (el.closest(skip)) continue;
-    const cs = getComputedStyle(el);
-    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
-    const text = [...el.childNodes].some(n => n.nodeType === 3 && n.nodeValue.trim());
-    if (!text) continue;
-    const r = el.getBoundingClientRect();
-    if (!r.width || !r.height) continue;
-    const why = [];
-    const wide = el.scrollWidth > el.clientWidth + 1;
-    const tall = el.scrollHeight > el.clientHeight + 1;
-    if (cs.textOverflow === 'ellipsis' && wide) why.push('ellipsis');
-    if (clips(cs.overflowX) && wide) why.push(`cut across ${el.scrollWidth}>${el.clientWidth}`);
-    if (clips(cs.overflowY) && tall) why.push(`cut below ${el.scrollHeight}>${el.clientHeight}`);
-    if (!clips(cs.overflowX) && !scrolls(cs.overflowX) && wide && cs.display !== 'inline')
-      why.push(`runs out of its box ${el.scrollWidth}>${el.clientWidth}`);
-    if (scrolls(cs.overflowY) && tall && el.scrollTop + el.clientHeight < el.scrollHeight - 2)
-      why.push('newest line out of view');
-    if (r.right > vw + 1 || r.left < -1) {
-      let p = el.parentElement, inside = false;
-      for (; p; p = p.parentElement) {
-        const s = getComputedStyle(p);
-        if (scrolls(s.overflowX) && p.scrollWidth > p.clientWidth) { inside = true; break; }
-      }
-      if (!inside) why.push(`past the screen: ${Math.round(r.left)}..${Math.round(r.right)}`);
-    }
-    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-      const s = getComputedStyle(p);
-      if (!clips(s.overflowX) && !clips(s.overflowY)) continue;
-      const q = p.getBoundingClientRect();
-      const beyond = r.bottom > q.bottom + 1 || r.right > q.right + 1
-        || r.top < q.top - 1 || r.left < q.left - 1;
-      if (beyond) why.push(`cut by ${name(p)}`);
-      break;
-    }
-    if (why.length) out.push({el: name(el), text: el.textContent.trim().slice(0, 60), why});
-  }
-  return out;
-}"""
 
 SMALLEST_JS = """() => {
   let w = Infinity, h = Infinity;
@@ -107,15 +54,6 @@ FOCUS_JS = """() => {
           answer: a.dataset.answer || null, seen, covered: Boolean(covered),
           coveredBy: covered ? top.tagName + '.' + top.className : null};
 }"""
-
-
-def clipped(page) -> list[dict]:
-    return page.evaluate(CLIPPED_JS)
-
-
-def assert_nothing_cut(page, where: str) -> None:
-    bad = clipped(page)
-    assert not bad, f"{where}: text cut: {json.dumps(bad, indent=1)}"
 
 
 def smallest(page) -> dict:

@@ -1,7 +1,8 @@
 """Phone first: at 360x740, 390x844, 844x390 and 1280x800, in setup, play and at the end,
 for every variant, the whole board and the buttons the moment needs are on screen without
-scrolling, tap targets are at least 44 px, piece names fit their tiles, and the board does
-not move between two moves. At 1280x800 nothing scrolls at all.
+scrolling, tap targets are at least 44 px, piece names fit their tiles, no text is cut
+(gamedriver.CLIPPED_JS), and the board does not move between two moves. At 1280x800
+nothing scrolls at all.
 
 One page does it all (the viewport changes size; one engine start): screenshots of every
 size and moment go to test-artifacts/layout-<variant>-<moment>-<size>.png."""
@@ -9,7 +10,7 @@ size and moment go to test-artifacts/layout-<variant>-<moment>-<size>.png."""
 from __future__ import annotations
 
 import pytest
-from gamedriver import ARTIFACTS, GameDriver, no_page_errors  # noqa: F401
+from gamedriver import ARTIFACTS, GameDriver, assert_nothing_cut, no_page_errors  # noqa: F401
 
 SIZES = {
     "360x740": (360, 740),
@@ -71,6 +72,7 @@ def check_layout(page, moment: str, size: str) -> None:
             assert box["h"] >= 43.5 and box["w"] >= 43.5, f"{size} {moment}: {sel} is {box}"
     bad = page.evaluate(FIT_JS)
     assert not bad, f"{size} {moment}: piece names that do not fit: {bad[:5]}"
+    assert_nothing_cut(page, f"{size} {moment}")
 
 
 def check_rank_numbers(page, d) -> None:
