@@ -95,8 +95,7 @@ export class GameView {
     this.boardWrap = h("div", { class: "board-wrap", id: "board-wrap" }, this.stage);
     this.extras = new Map(); // square -> extra words for its label (marks, notes: guesses.js)
     this.zoom = new BoardZoom(this.board, this.boardWrap, this.stage, {
-      onChange: () => this.app.bar?.setZoom(this.root?.isConnected ? this.zoom : null),
-      onStretch: () => this.setAspect(),
+      bar: this.app.bar, onStretch: () => this.setAspect(),
     });
     this.zoom.wanted = () => this.inView();
     this.shownSelection = null;
@@ -144,6 +143,7 @@ export class GameView {
     this.root = h("section", { class: "game", "data-variant": ctrl.variant,
       "data-mode": ctrl.opts.mode, "aria-labelledby": "game-title" },
     this.title, this.playArea, this.panels, this.curtain);
+    this.zoom.screen = this.root;
     this.setAspect();
     renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
   }
@@ -210,6 +210,7 @@ export class GameView {
       this.grid.build(this.board.geo, t("grid.label"));
       renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
       this.setAspect();
+      this.zoom.resized();
     }
     if (this.board.seat !== ctrl.seat) {
       this.board.setSeat(ctrl.seat);
@@ -396,7 +397,6 @@ export class GameView {
 
   dispose() {
     this.zoom.dispose();
-    if (this.app.bar?.zoom === this.zoom) this.app.bar.setZoom(null);
     this.unlisten();
     this.ctrl.dispose();
   }

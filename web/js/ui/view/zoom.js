@@ -14,13 +14,14 @@ const MARGIN = 6; // px kept around squares brought into view
 
 export class BoardZoom {
   /** board: Board; wrap: the frame (it scrolls when zoomed); stage: the board's box.
-   * onChange(): the zoom, or whether it helps, changed (the header's button follows).
-   * onStretch(): the board's proportions changed (the layout follows). */
-  constructor(board, wrap, stage, { onChange = () => {}, onStretch = () => {} } = {}) {
+   * bar: the header (AppBar), whose zoom button follows the zoom of the screen shown
+   * (`screen`: that screen's root). onStretch(): the board's proportions changed. */
+  constructor(board, wrap, stage, { bar = null, screen = null, onStretch = () => {} } = {}) {
     this.board = board;
     this.wrap = wrap;
     this.stage = stage;
-    this.onChange = onChange;
+    this.bar = bar;
+    this.screen = screen;
     this.onStretch = onStretch;
     this.level = 1;
     this.base = null; // the smallest square's smaller side at level 1, in CSS px
@@ -33,6 +34,13 @@ export class BoardZoom {
     wrap.addEventListener("touchmove", (event) => this.touchMove(event), { passive: false });
     wrap.addEventListener("touchend", (event) => this.touchEnd(event));
     wrap.addEventListener("touchcancel", (event) => this.touchEnd(event));
+  }
+
+  /** The header's button follows this zoom while its screen is on the page. */
+  onChange() {
+    if (!this.bar) return;
+    if (this.screen?.isConnected) this.bar.setZoom(this);
+    else if (this.bar.zoom === this) this.bar.setZoom(null);
   }
 
   /** Whether zooming in would make the squares big enough to tap (or the board is zoomed). */
@@ -159,6 +167,7 @@ export class BoardZoom {
 
   dispose() {
     this.observer.disconnect();
+    if (this.bar?.zoom === this) this.bar.setZoom(null);
   }
 }
 
