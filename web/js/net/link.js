@@ -1,17 +1,33 @@
-// Signalling by link: one side's WebRTC description (its SDP, gathered whole, no trickle)
-// packed into a URL fragment, which browsers never send to a server. Knows no game rules.
+// Signalling by link: one side's WebRTC description (gathered whole, no trickle) packed
+// into a URL fragment, which browsers never send to a server. Knows no game rules.
 //
 //   const code = await encodeSignal({kind: "offer", net: "lan", game: "", sdp});
-//   const url = signalURL(location.href, code);      // the page address, #friend=J1…
+//   const url = signalURL(location.href, code);      // the page address, #friend=J2…
 //   const signal = await decodeSignal(textOrURL);     // {kind, net, game, sdp}; throws LinkError
 //
-// The code: "J1" + base64url(deflate-raw(UTF-8 of "kind\nnet\ngame\n" + sdp)). `game` is a
-// short public tag of the game a reconnection belongs to ("" for a new game); `net` is
-// "lan" (no outside server) or "stun" (the page asks its own build's STUN server; a link
-// never names a server to contact).
+// Two forms of code, both read:
+// - "J2" (made whenever it can be): the description's few facts that matter (net/sdp.js:
+//   ICE credentials, fingerprint, role, candidates) with the kind, net and game tag, about
+//   90 bytes, written in base 42: digits, capital letters and $ * - . / : (two bytes in
+//   three characters), which a QR code stores in its alphanumeric mode at 5.5 bits a
+//   character; a last check character (0-9, A-Z) catches a code cut short or mistyped.
+//   A link of ~180 characters: a QR code of version 7 or so, read at arm's length.
+// - "J1": base64url(deflate-raw(UTF-8 of "kind\nnet\ngame\n" + the whole SDP)), ~700
+//   characters, for a description with no compact form (another browser's, an unusual one).
+// `game` is a short public tag of the game a reconnection belongs to ("" for a new game);
+// `net` is "lan" (no outside server) or "stun" (the page asks its own build's STUN server;
+// a link never names a server to contact).
+
+import { compactSDP, expandSDP, essentials, SdpError } from "./sdp.js";
 
 export const FRAGMENT_KEY = "friend";
 const PREFIX = "J1";
+const COMPACT = "J2";
+// Base 42: the QR alphanumeric characters that need no escaping in a URL fragment (not the
+// space, "%" or "+", which a fragment parser turns into a space).
+export const BASE42 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$*-./:";
+const CHECK = BASE42.slice(0, 36); // the check character: a letter or a digit, never punctuation
+
 const KINDS = { o: "offer", a: "answer" };
 const NETS = ["lan", "stun"];
 const MAX_CODE = 8000; // characters of a code we accept (a real one is ~700)
@@ -62,14 +78,99 @@ async function pipe(bytes, stream, limit = Infinity) {
   return all;
 }
 
-/** {kind: "offer"|"answer", net: "lan"|"stun", game: tag or "", sdp} -> the code. */
-export async function encodeSignal({ kind, net, game = "", sdp }) {
+/** {kind: "offer"|"answer", net: "lan"|"stun", game: tag or "", sdp} -> the code: the
+ * compact form when the description has one (`compact: false` forces the long form). */
+export async function encodeSignal({ kind, net, game = "", sdp }, { compact = true } = {}) {
   const letter = Object.keys(KINDS).find((k) => KINDS[k] === kind);
   if (!letter || !NETS.includes(net)) throw new LinkError("not a signal");
   if (!/^[0-9a-f]{0,32}$/.test(game)) throw new LinkError("a game tag is short hex");
+  let short = compact && game.length % 2 === 0 ? compactSDP(sdp) : null;
+  // Never send a compact form that lost something: its description must say the same.
+  if (short && JSON.stringify(essentials(expandSDP(short, "0"))) !== JSON.stringify(essentials(sdp))) short = null;
+  if (short) {
+    // kind, net, game tag, then the description's bytes
+    const tag = hexBytes(game);
+    const head = [(letter === "a" ? 1 : 0) | (net === "stun" ? 2 : 0), tag.length, ...tag];
+    const bytes = Uint8Array.from([...head, ...short]);
+    const text = toBase42(bytes);
+    return COMPACT + text + checkChar(bytes);
+  }
   const text = `${letter}\n${net}\n${game}\n${sdp}`;
   const packed = await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw"));
   return PREFIX + toBase64url(packed);
+}
+
+/** bytes -> base 42, two bytes in three characters (the last odd byte in two). */
+export function toBase42(bytes) {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 2) {
+    let n = i + 1 < bytes.length ? bytes[i] * 256 + bytes[i + 1] : bytes[i];
+    const width = i + 1 < bytes.length ? 3 : 2;
+    for (let k = 0; k < width; k++) {
+      out += BASE42[n % 42];
+      n = Math.floor(n / 42);
+    }
+  }
+  return out;
+}
+
+/** base 42 -> bytes; LinkError on a character or a length no code has. */
+export function fromBase42(text) {
+  if (text.length % 3 === 1) throw new LinkError("the code is cut short or damaged");
+  const out = [];
+  for (let i = 0; i < text.length; i += 3) {
+    const chunk = text.slice(i, i + 3);
+    let n = 0;
+    for (let k = chunk.length - 1; k >= 0; k--) {
+      const digit = BASE42.indexOf(chunk[k]);
+      if (digit < 0) throw new LinkError("the code has characters a code never has");
+      n = n * 42 + digit;
+    }
+    if (chunk.length === 3) {
+      if (n > 0xffff) throw new LinkError("the code is damaged");
+      out.push(n >> 8, n & 255);
+    } else {
+      if (n > 0xff) throw new LinkError("the code is damaged");
+      out.push(n);
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+/** One character (0-9, A-Z) from a CRC-8 of the bytes. */
+function checkChar(bytes) {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return CHECK[crc % 36];
+}
+
+function hexBytes(text) {
+  const out = [];
+  for (let i = 0; i < text.length; i += 2) out.push(parseInt(text.slice(i, i + 2), 16));
+  return out;
+}
+
+/** A compact code's body -> {kind, net, game, sdp}. */
+function decodeCompact(body) {
+  if (body.length < 2) throw new LinkError("the code is cut short or damaged");
+  const bytes = fromBase42(body.slice(0, -1));
+  if (checkChar(bytes) !== body.slice(-1)) throw new LinkError("the code is cut short or damaged");
+  const [flags, length] = bytes;
+  if (bytes.length < 2 || flags & ~3 || length > 16 || bytes.length < 2 + length) {
+    throw new LinkError("the code is damaged");
+  }
+  const game = Array.from(bytes.subarray(2, 2 + length), (b) => b.toString(16).padStart(2, "0")).join("");
+  let sdp;
+  try {
+    sdp = expandSDP(bytes.subarray(2 + length));
+  } catch (err) {
+    if (err instanceof SdpError) throw new LinkError("the code holds no connection description");
+    throw err;
+  }
+  return { kind: flags & 1 ? "answer" : "offer", net: flags & 2 ? "stun" : "lan", game, sdp };
 }
 
 /** The code inside a pasted link, a fragment or a bare code (spaces and line breaks in a
@@ -88,6 +189,8 @@ export async function decodeSignal(input) {
   const code = codeFrom(input);
   if (!code) throw new LinkError("there is no code");
   if (code.length > MAX_CODE) throw new LinkError("the code is far too long");
+  // (a compact code has no small letters: one typed in small letters is read all the same)
+  if (code.toUpperCase().startsWith(COMPACT)) return decodeCompact(code.slice(COMPACT.length).toUpperCase());
   if (!code.startsWith(PREFIX)) throw new LinkError("this is not a friend-game code");
   let bytes;
   try {
