@@ -184,6 +184,11 @@ export function codeFrom(input) {
   return text.replace(/\s+/g, "");
 }
 
+/** Whether a text (a scanned QR code, a paste) holds a friend-game code at all. */
+export function isSignalText(text) {
+  return /^J[12]/i.test(codeFrom(text));
+}
+
 /** A pasted link or code -> {kind, net, game, sdp}; LinkError says what is wrong. */
 export async function decodeSignal(input) {
   const code = codeFrom(input);
