@@ -257,7 +257,7 @@ def test_friend_game_over_webrtc(pair, server, variant):
         arg=[before, mover.seat()],
         timeout=(CLOCK + 15) * 1000,
     )
-    assert "Time ran out" in mover.message()
+    assert "ran out of time" in mover.message()
 
     # --- the connection drops; a new link exchange; the game goes on --------------------
     ply = host.view()["ply"]

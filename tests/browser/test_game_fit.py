@@ -38,6 +38,20 @@ IN_VIEW_JS = """squares => squares.filter(sq => {
            && a.bottom <= f.bottom + 1);
 })"""
 
+# Headquarters whose own outline shows around the piece standing on them.
+HQ_OUTLINE_JS = """() => [...document.querySelectorAll('svg.board rect.hq')].map(hq => {
+  const a = hq.getBoundingClientRect();
+  const square = [...document.querySelectorAll('svg.board [data-hit]')].find(h => {
+    const r = h.getBoundingClientRect();
+    return r.left <= a.left && r.right >= a.right && r.top <= a.top && r.bottom >= a.bottom; });
+  const tile = document.querySelector(`svg.board g.pc[data-sq="${square.dataset.hit}"] .tile`);
+  if (!tile) return null;
+  const b = tile.getBoundingClientRect();
+  const inside = a.left >= b.left - 0.5 && a.right <= b.right + 0.5
+    && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  return inside ? null : square.dataset.hit;
+}).filter(Boolean)"""
+
 # What has focus: never the body; shown, and not covered by anything else (a sticky bar).
 FOCUS_JS = """() => {
   const a = document.activeElement;
@@ -133,6 +147,10 @@ def test_touch_targets_zoom_and_no_cut_words(browser, server, size):
             assert page.evaluate("scrollY") == 0, "a game screen starts at its top"
             assert_nothing_cut(page, f"{variant} setup")
             shot(page, f"{variant}-setup", size)
+            if variant == "classic":
+                # A piece on a headquarters covers it: one outline, the piece's.
+                loose = page.evaluate(HQ_OUTLINE_JS)
+                assert loose == [], f"headquarters outlines around their pieces: {loose}"
             zoomed = zoom_to_targets(page, f"{variant} setup", figures)
             # A piece picked (here by the controller, as an arrow key or a tap would) while
             # the zoomed board shows the other side is brought into view.
@@ -210,6 +228,11 @@ def test_touch_targets_zoom_and_no_cut_words(browser, server, size):
                 d.wait("over")
             assert_nothing_cut(page, f"{variant} over")
             shot(page, f"{variant}-over", size)
+            # "Save record" once: in "Keep this game", not in the action bar too.
+            saves = page.eval_on_selector_all(
+                "#app button", "bs => bs.filter(b => b.textContent === 'Save record').length"
+            )
+            assert saves == 1, f"{saves} 'Save record' buttons"
         d.open_menu()
         assert_nothing_cut(page, "menu")
         shot(page, "menu", size)

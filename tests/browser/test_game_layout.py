@@ -22,7 +22,7 @@ VARIANTS = ["classic", "blind", "gunjin"]
 NEEDED = {
     "setup": ["#btn-random", "#btn-mirror", "#btn-previous", "#btn-confirm"],
     "play": ["#btn-resign"],
-    "over": ["#btn-rematch", "#btn-record", "#btn-again"],
+    "over": ["#btn-rematch", "#btn-replay", "#btn-again"],
 }
 ALWAYS = ["#status", "#message", "#game-menu-toggle"]
 

@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { GameController, Stale } from "../../web/js/ui/ctrl/game.js";
 import * as i18n from "../../web/js/ui/i18n.js";
+import * as words from "../../web/js/ui/ctrl/words.js";
 import { bridge, useLanguage, fakeTimers, memoryStore, until, counter } from "./support.mjs";
 
 let engine;
@@ -158,6 +159,8 @@ test("hot seat: the curtain holds no ranks; a draw offer is said once", async ()
   assert.equal(g.messageText(), "You make the first move.");
   await g.offer();
   assert.match(g.messageText(), /You offered a draw/);
+  // The offer says what it waits for: Blue's answer, until the end of Blue's turn.
+  assert.match(g.messageText(), /Blue may accept or decline your draw offer until the end of their next turn/);
   const [from, targets] = Object.entries(g.view.dests.moves)[0];
   await g.tap(from);
   await g.tap(targets[0].to);
@@ -171,6 +174,7 @@ test("hot seat: the curtain holds no ranks; a draw offer is said once", async ()
   assert.ok(g.offerPending());
   const text = g.messageText();
   assert.equal(text.split("offers a draw").length - 1, 1, text);
+  assert.match(text, /accept or decline it, or move on and the offer lapses/);
   assert.equal(g.controls().accept.shown, true);
   await g.answer(false);
   assert.equal(g.offerPending(), false);
@@ -309,5 +313,50 @@ test("hot seat: the curtain forgets the last player's undo steps", async () => {
   assert.deepEqual(g.undoStack, [], "no layout of the first player is kept under the curtain");
   await g.openCurtain();
   assert.equal(g.canUndo(), false);
+  g.dispose();
+});
+
+test("hot-seat clock: a move time-out names who ran out of time", async () => {
+  const timers = fakeTimers();
+  const g = game({ variant: "classic", mode: "hotseat", clock: true },
+    { timers, setupSeconds: 60, clockSeconds: 2 });
+  await g.start();
+  for (const seat of [0, 1]) {
+    await g.openCurtain();
+    assert.equal(g.viewer, seat);
+    await g.confirm();
+  }
+  await g.openCurtain();
+  assert.equal(g.ui, "play");
+  timers.advance(2100);
+  await until(g, "moved");
+  assert.match(g.messageText(), /^Red ran out of time: the turn passes \(time-outs 1\/3\)/);
+  g.dispose();
+});
+
+test("Blind on one device: 'You' and 'the other player' while a player looks", async () => {
+  const g = game({ variant: "blind", mode: "hotseat" });
+  await g.start();
+  assert.equal(g.ui, "curtain");
+  assert.equal(g.sideName(0), "First player", "at the curtain: the seats by their order");
+  assert.match(g.curtainText().text, /First player/);
+  await g.openCurtain();
+  assert.equal(g.ui, "play");
+  assert.equal(g.sideName(0), "You");
+  assert.equal(g.sideName(1), "The other player");
+  assert.equal(g.statusText(), "Your turn.");
+  await g.tap(g.view.dests.flips[0]);
+  assert.equal(g.ui, "moved");
+  assert.match(g.sideName(0), /^You \((red|blue)\)$/);
+  assert.match(g.sideName(1), /^The other player \((red|blue)\)$/);
+  assert.match(g.sidesText(), /^You \(\w+\) · The other player \(\w+\)$/);
+  await g.changeTurn();
+  assert.match(g.sideName(1), /^Second player/, "the curtain again: the seats by their order");
+  await g.openCurtain();
+  // The second player reads the first one's flip in the same words.
+  assert.equal(g.viewer, 1);
+  assert.match(g.messageText(), /^The other player \(\w+\) flips /);
+  const line = words.moveLine(g.view.history[0], g.ctx());
+  assert.match(line, /^1\. The other player \(\w+\): flips/);
   g.dispose();
 });

@@ -119,7 +119,10 @@ export class GameController {
 
   messageText() {
     const parts = this.lines.map((f) => f()).filter(Boolean);
-    if (this.offerPending()) parts.push(t("offer.pending", { side: this.sideName(1 - this.viewer) }));
+    const other = this.viewer === null ? null : this.sideName(1 - this.viewer);
+    if (this.offerPending()) parts.push(t("offer.pending", { side: other }));
+    // The player's own offer: what it waits for, and until when.
+    if (this.ownOfferPending()) parts.push(t("offer.waiting", { side: other }));
     return parts.join(" ");
   }
 
@@ -556,6 +559,13 @@ export class GameController {
       && v.offer_by === 1 - this.viewer && v.actions.includes("accept");
   }
 
+  /** This player's draw offer waits for the other's answer. */
+  ownOfferPending() {
+    const v = this.view;
+    return ["play", "wait", "moved"].includes(this.ui) && Boolean(v) && this.viewer !== null
+      && v.phase === "play" && v.offer_by === this.viewer;
+  }
+
   offer() {
     if (this.viewer === null || this.busy || !this.view?.actions.includes("offer")) {
       return Promise.resolve(false);
@@ -769,12 +779,21 @@ export class GameController {
   }
 
   isYou(seat) {
-    return this.cpu && seat === this.human;
+    return (this.cpu && seat === this.human) || (this.blindLooking() && seat === this.viewer);
+  }
+
+  /** Blind Junqi on one device while a player looks: the seats have no colour of their
+   * own, so they are "You" and "the other player", as against the CPU or a friend (at
+   * the curtain and at the end, when both may look, the first and second player). */
+  blindLooking() {
+    return !this.cpu && this.variant === "blind" && this.viewer !== null
+      && ["setup", "play", "moved", "wait"].includes(this.ui);
   }
 
   sideName(seat) {
     let name = this.cpu ? t(seat === this.human ? "side.you" : "side.cpu")
-      : t(`side.${this.variant}.${seat}`);
+      : this.blindLooking() ? t(seat === this.viewer ? "side.you" : "side.other")
+        : t(`side.${this.variant}.${seat}`);
     const colours = this.view?.colours;
     if (this.variant === "blind" && colours) {
       name = t("side.with_colour", { side: name, colour: t(`colour.${colours[seat]}`) });
@@ -819,7 +838,8 @@ export class GameController {
       case "over": return v.result ? words.resultText(v.result, this.ctx()) : "";
       case "play":
         if (v.turn !== this.viewer) return t("status.waiting");
-        return this.cpu ? t("status.your_turn") : t("status.turn_side", { side: this.sideName(this.viewer) });
+        return this.isYou(this.viewer) ? t("status.your_turn")
+          : t("status.turn_side", { side: this.sideName(this.viewer) });
       default: return "";
     }
   }

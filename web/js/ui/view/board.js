@@ -295,8 +295,11 @@ export class Board {
       if (sq.type === "camp") {
         layers.posts.append(s("circle", { cx: x, cy: y, r: 22, class: "camp" }));
       } else if (sq.type === "hq") {
+        // A pill exactly the size of a tile: a piece standing on it covers it, so the
+        // headquarters shows one outline (the piece's), not two.
         layers.posts.append(
-          s("rect", { x: x - 40, y: y - 22, width: 80, height: 44, rx: 20, class: "hq" }),
+          s("rect", { x: x - cell.tileW / 2, y: y - cell.tileH / 2, width: cell.tileW, height: cell.tileH,
+            rx: cell.tileH / 2, class: "hq" }),
           s("text", { x, y: y + 5, class: "square-label" }, t("board.hq")));
       } else {
         layers.posts.append(s("rect", {

@@ -32,7 +32,6 @@ const BUTTONS = {
   resign: ["btn-resign", "action.resign", (v) => v.resign(), ""],
   rematch: ["btn-rematch", "action.rematch", (v) => v.app.rematch(), "primary"],
   replay: ["btn-replay", "action.replay", (v) => v.app.replayGame(), ""],
-  record: ["btn-record", "action.save_record", (v) => v.saveRecord(), ""],
   again: ["btn-again", "action.choose", (v) => v.app.changeMode(), ""],
   curtain: ["btn-curtain", "curtain.open", (v) => v.ctrl.openCurtain(), "primary big"],
 };
@@ -86,7 +85,7 @@ export class GameView {
       this.messageEl);
     this.actions = h("div", { class: "action-bar", id: "context-actions" },
       b.undo, b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline,
-      b.offer, b.resign, b.rematch, b.replay, b.record, b.again);
+      b.offer, b.resign, b.rematch, b.replay, b.again);
     this.board = new Board(ctrl.desc, ctrl.seat, (sq) => ctrl.tap(sq), { keyboard: true });
     this.board.svg.setAttribute("aria-label", t("board.label"));
     this.board.svg.id = "board";
