@@ -22,6 +22,7 @@ import pytest
 from gamedriver import ARTIFACTS, assert_nothing_cut, no_page_errors  # noqa: F401
 from sitekit import ROOT, Site
 from test_friend import RTC_ARGS, Friend, own_address
+from test_friend import pair as friend_pair
 
 import build
 
@@ -47,8 +48,12 @@ def film(tmp_path_factory):
     return tmp_path_factory.mktemp("camera") / "camera.y4m"
 
 
+pair = friend_pair  # test_friend's two pages, here in the camera browser below
+
+
 @pytest.fixture(scope="module")
-def cam_browser(playwright, film):
+def rtc_browser(playwright, film):
+    """test_friend's two-page fixture (`pair`) in a Chromium with a fake camera."""
     if own_address() is None:
         pytest.skip("no network interface but loopback: WebRTC gathers no candidate here")
     write_film(film, None)  # a blank picture until a test films a code
@@ -61,21 +66,6 @@ def cam_browser(playwright, film):
     browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=args)
     yield browser
     browser.close()
-
-
-@pytest.fixture
-def pair(cam_browser, server, request):
-    name = re.sub(r"[^\w.-]+", "_", request.node.name)
-    sites = [Site(cam_browser, f"{name}-host"), Site(cam_browser, f"{name}-guest")]
-    for s in sites:
-        s.context.grant_permissions(["camera"], origin=server.url.rstrip("/"))
-    yield sites
-    for s in sites:
-        s.close()
-    for s in sites:
-        assert s.external == [], f"requests left 127.0.0.1: {s.external}"
-        errors = [m for m in s.console if m.startswith(("pageerror", "error"))]
-        assert not errors, errors
 
 
 def modules_of(path: str, size: int) -> list[list[bool]]:
@@ -93,20 +83,25 @@ def qr_modules(page) -> list[list[bool]]:
     return modules_of(page.get_attribute("#friend-qr svg.qr path.qr-fg", "d"), full - 8)
 
 
-def node_qr(text: str) -> list[list[bool]]:
-    """A QR code of any text, made by the page's own encoder (web/js/net/qr.js) in Node."""
+def node_qr_path(text: str) -> dict:
+    """{size, path}: the QR code of a text as the page's own encoder makes it
+    (web/js/net/qr.js), in Node."""
     script = (
         "import('./web/js/net/qr.js').then(({qrPath}) =>"
         " console.log(JSON.stringify(qrPath(process.argv[1]))))"
     )
-    out = subprocess.run(
+    run = subprocess.run(
         ["node", "--input-type=module", "-e", script, text],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
-    ).stdout
-    qr = json.loads(out)
+    )
+    return json.loads(run.stdout)
+
+
+def node_qr(text: str) -> list[list[bool]]:
+    qr = node_qr_path(text)
     return modules_of(qr["path"], qr["size"])
 
 
@@ -140,18 +135,7 @@ def long_link(url: str, kind: str, sdp: str) -> tuple[int, int]:
     packed = code.compress(f"{kind[0]}\nlan\n\n{sdp}".encode()) + code.flush()
     text = "J1" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
     old = url.split("#")[0] + "#friend=" + text
-    script = (
-        "import('./web/js/net/qr.js').then(({qrPath, qrVersion}) =>"
-        " console.log(qrVersion(qrPath(process.argv[1]).size)))"
-    )
-    version = subprocess.run(
-        ["node", "--input-type=module", "-e", script, old],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return len(old), int(version)
+    return len(old), (node_qr_path(old)["size"] - 17) // 4
 
 
 def host_invites(site: Site, server) -> Friend:
@@ -201,6 +185,7 @@ def figures(name: str, side: Friend, kind: str, into: dict) -> None:
 
 def test_a_scan_by_camera_connects(pair, server, film):
     host_site, guest_site = pair
+    host_site.context.grant_permissions(["camera"], origin=server.url.rstrip("/"))
     host = host_invites(host_site, server)
     guest = guest_joins(host, guest_site, server)
     sizes: dict = {}
@@ -224,6 +209,7 @@ def test_a_scan_by_camera_connects(pair, server, film):
 
 def test_a_photo_of_the_code_connects_and_other_codes_are_refused(pair, server, film, tmp_path):
     host_site, guest_site = pair
+    host_site.context.grant_permissions(["camera"], origin=server.url.rstrip("/"))
     host = host_invites(host_site, server)
     guest = guest_joins(host, guest_site, server)
     # The camera sees a QR code of something else: said, and the scan goes on.

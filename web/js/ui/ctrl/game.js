@@ -312,10 +312,20 @@ export class GameController {
 
   async _setupOp(op, extra) {
     if (this.ui !== "setup" || this.busy) return;
+    const before = this.ownLayout();
+    await this.changeSetup({ op, seed: this.random(), ...extra }, () => {
+      this.undoStack.push({ key: this.setupKey(), layout: before, what: () => t(`setup.undo.${op}`) });
+      this.setMessage(() => t(`setup.done.${op}`));
+    });
+  }
+
+  /** A change of this seat's layout asked of the engine: the new view and `done()`, or
+   * the refusal said. Focus goes to the board if its button went out of use (Undo at the
+   * start). */
+  async changeSetup(request, done) {
     this.busy = true;
     this.changed();
-    const before = this.ownLayout();
-    const reply = await this.call({ op, player: this.viewer, seed: this.random(), ...extra });
+    const reply = await this.call({ player: this.viewer, ...request });
     this.busy = false;
     this.resetMarks();
     if (!reply.ok) {
@@ -323,12 +333,11 @@ export class GameController {
       this.setMessage(() => this.refusal(error));
     } else {
       this.view = reply.view;
-      this.undoStack.push({ key: this.setupKey(), layout: before, what: () => t(`setup.undo.${op}`) });
-      this.setMessage(() => t(`setup.done.${op}`));
+      done();
     }
     this.changed();
     this.fx.say(this.messageText());
-    this.fx.focus("next"); // a button that went out of use (Undo at the start) gave it up
+    this.fx.focus("next");
   }
 
   /** The looking seat's pieces as they stand: square -> kind. */
@@ -358,22 +367,10 @@ export class GameController {
   async _undo() {
     if (!this.canUndo() || this.busy) return;
     const step = this.undoStack[this.undoStack.length - 1];
-    this.busy = true;
-    this.changed();
-    const reply = await this.call({ op: "setup_set", player: this.viewer, layout: step.layout });
-    this.busy = false;
-    this.resetMarks();
-    if (!reply.ok) {
-      const error = reply.error;
-      this.setMessage(() => this.refusal(error));
-    } else {
+    await this.changeSetup({ op: "setup_set", layout: step.layout }, () => {
       this.undoStack.pop();
-      this.view = reply.view;
       this.setMessage(() => t("setup.undone", { what: step.what() }));
-    }
-    this.changed();
-    this.fx.say(this.messageText());
-    this.fx.focus("next");
+    });
   }
 
   randomLayout() {
