@@ -52,6 +52,8 @@ HQ_OUTLINE_JS = """() => [...document.querySelectorAll('svg.board rect.hq')].map
   return inside ? null : square.dataset.hit;
 }).filter(Boolean)"""
 
+DISPLAY_JS = "ss => ss.map(s => getComputedStyle(s).display)"
+
 # What has focus: never the body; shown, and not covered by anything else (a sticky bar).
 FOCUS_JS = """() => {
   const a = document.activeElement;
@@ -295,6 +297,12 @@ def test_keyboard_focus_follows_the_player(site, server):
     # The board is one tab stop: one square takes Tab, the others are reached by arrows.
     stops = page.eval_on_selector_all('svg.board [data-hit][tabindex="0"]', "ns => ns.length")
     assert stops == 1
+    page.keyboard.press("Tab")
+    assert focus("Tab from the board")["where"] != "board", "Tab leaves the board at once"
+    page.keyboard.press("Shift+Tab")
+    back = focus("Shift+Tab back")
+    assert back["sq"] == first["sq"], "Shift+Tab comes back to the same square, not the drawing"
+    assert set(page.eval_on_selector_all("summary", DISPLAY_JS)) == {"list-item"}, "triangles"
     page.keyboard.press("ArrowUp")
     up = focus("ArrowUp")
     assert up["sq"] != first["sq"]

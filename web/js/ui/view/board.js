@@ -70,6 +70,8 @@ export class Board {
       "aria-hidden": keyboard ? null : "true",
       focusable: "false",
       role: keyboard ? "group" : null,
+      // Not a tab stop itself (Chromium would make the drawing one): its squares are.
+      tabindex: keyboard ? "-1" : null,
       "data-variant": desc.id,
     });
     this.svg.addEventListener("click", (event) => {
