@@ -178,6 +178,21 @@ def test_game_perspective_view_and_sound(layout_page):
         "getComputedStyle(document.querySelector('svg.board g.pc .face')).transform"
     )
     assert stand != "none", stand  # the pieces are stood up again
+    # The tilt is the player's: a slider in the menu, live, remembered.
+    d.open_menu()
+    assert page.get_attribute("#tilt-option", "value") == "35"
+    page.eval_on_selector(
+        "#tilt-option",
+        "r => { r.value = '20'; r.dispatchEvent(new Event('input', {bubbles: true})); }",
+    )
+    d.close_menu()
+    assert (
+        page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--tilt')")
+        == "20deg"
+    )
+    flatter = page.evaluate("getComputedStyle(document.querySelector('svg.board')).transform")
+    assert flatter != tilt and flatter.startswith("matrix3d"), (flatter, tilt)
+    assert page.evaluate("JSON.parse(localStorage.getItem('junqi.prefs.v1'))")["tilt"] == 20
     for size in ("390x844", "844x390", "1280x800", "360x740"):
         w, h = SIZES[size]
         page.set_viewport_size({"width": w, "height": h})
