@@ -28,7 +28,7 @@ from junqi_core.record import (
 from junqi_core.replay import ALL, ReplayRefused, replay
 from junqi_core.selfplay import selfplay
 from junqi_core.share import LinkError, decode_link, encode_link, record_text
-from junqi_core.text import quote
+from junqi_core.text import JsonRefused, load_json, quote
 from junqi_core.variants import VARIANT_IDS, RulesError, Variant, describe, find_variant
 from junqi_core.views import event, legal_targets, view
 
@@ -91,9 +91,11 @@ def _dispatch(request: str) -> dict:
     if len(request) > MAX_REQUEST_CHARS:
         raise BridgeError("too_large", f"requests are limited to {MAX_REQUEST_CHARS} characters")
     try:
-        message = json.loads(request)
-    except (ValueError, RecursionError):
-        raise BridgeError("bad_json", "the request is not valid JSON") from None
+        # nesting is capped before anything reads the value: a message quoting a value
+        # nested near the recursion limit would overflow
+        message = load_json(request, "the request")
+    except JsonRefused as error:
+        raise BridgeError(error.code, str(error)) from None
     if not isinstance(message, dict):
         raise BridgeError("bad_request", "a request is a JSON object")
     op = message.get("op")
@@ -126,6 +128,17 @@ def _player(message: dict, key: str = "player", allow_public: bool = False) -> i
             f"{key} must be 0 or 1" + (" (or null for the public view)" if allow_public else ""),
         )
     return value
+
+
+def _person(
+    session: Session, message: dict, key: str = "player", allow_public: bool = False
+) -> int | None:
+    """A seat a person plays (or None for the public view): nothing of a CPU's seat goes to
+    the page, since the CPU reads its own view inside the engine."""
+    seat = _player(message, key, allow_public)
+    if seat in session.cpus:
+        raise BridgeError("cpu_seat", f"seat {seat} is played by the CPU")
+    return seat
 
 
 def _session(message: dict) -> Session:
@@ -207,6 +220,7 @@ def op_new_game(message: dict) -> dict:
         # drawn from secrets, and no reply ever carries it
         cpu_seed = secrets.randbits(62) if seed is None else seed * 2 + int(seat)
         session.cpus[int(seat)] = make_player(variant, level, int(seat), cpu_seed)
+    viewer = _person(session, message, "viewer", allow_public=True)
     for seat, player in session.cpus.items():
         if session.game.deployment is not None:
             layout = layout_from_json(session.game, player.deploy(view(session.game, seat)))
@@ -221,12 +235,12 @@ def op_new_game(message: dict) -> dict:
 
 def op_view(message: dict) -> dict:
     session = _session(message)
-    return {"view": view(session.game, _player(message, allow_public=True))}
+    return {"view": view(session.game, _person(session, message, allow_public=True))}
 
 
 def op_legal(message: dict) -> dict:
     session = _session(message)
-    player = _player(message)
+    player = _person(session, message)
     square = _square(session.game, message, "square")
     return {
         "square": session.game.board_spec.names[square],
@@ -239,9 +253,7 @@ def op_notes(message: dict) -> dict:
     from junqi_core.ai.notes import notes
 
     session = _session(message)
-    player = _player(message)
-    if player in session.cpus:
-        raise BridgeError("cpu_seat", "that seat is played by the CPU")
+    player = _person(session, message)
     game = session.game
     return {"notes": notes(game.variant, view(game, player), player)}
 
@@ -249,9 +261,7 @@ def op_notes(message: dict) -> dict:
 def _setup_op(change: Callable[[Game, int, dict], None]) -> Callable[[dict], dict]:
     def op(message: dict) -> dict:
         session = _session(message)
-        player = _player(message)
-        if player in session.cpus:
-            raise BridgeError("cpu_seat", "that seat is played by the CPU")
+        player = _person(session, message)
         game = session.game
         if game.deployment is None:
             raise BridgeError("no_setup", f"{game.variant.name} has no deployment")
@@ -295,9 +305,7 @@ def _deploy(game: Game, player: int, message: dict) -> None:
 
 def op_act(message: dict) -> dict:
     session = _session(message)
-    player = _player(message)
-    if player in session.cpus:
-        raise BridgeError("cpu_seat", "that seat is played by the CPU")
+    player = _person(session, message)
     action = message.get("action")
     if not isinstance(action, str) or len(action) > 32:
         raise BridgeError("bad_action", "action must be a short string such as 'c3-c4'")
@@ -317,9 +325,7 @@ def op_cpu_act(message: dict) -> dict:
     judges itself clearly worse in a long quiet game offers a draw first (two events)."""
     session = _session(message)
     seat = _player(message)
-    viewer = _player(message, "viewer", allow_public=True)
-    if viewer == seat:
-        raise BridgeError("bad_player", "the viewer must not be the CPU's own seat")
+    viewer = _person(session, message, "viewer", allow_public=True)
     cpu = session.cpus.get(seat)
     if cpu is None:
         raise BridgeError("not_cpu", "that seat is not played by the CPU")
@@ -365,8 +371,7 @@ def _finished(message: dict) -> Session:
 
 def op_record_export(message: dict) -> dict:
     session = _finished(message)
-    meta = message.get("meta")
-    return {"record": export_record(session.game, meta if meta is not None else None)}
+    return {"record": export_record(session.game, message.get("meta"))}
 
 
 def op_record_import(message: dict) -> dict:
@@ -423,12 +428,16 @@ def op_replay(message: dict) -> dict:
 
 # --- saved games ------------------------------------------------------------------------------
 #
-# A save holds everything to go on after a reload, hidden things included (the CPU's layout
-# and seed, the Blind deal), so the page never sees it: the worker keeps it in the browser's
-# storage itself and hands the page only `save_summary`.
+# A save holds everything to go on after a reload, hidden things included (the CPU's layout,
+# seed and random state, the Blind deal), so the page never sees it: the worker keeps it in
+# the browser's storage itself and hands the page only `save_summary`.
 
 SAVE_FORMAT = "junqi-save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+SAVE_FIELDS = {"format", "version", "record", "drafts", "cpus"}
+# a CPU seat per version: version 1 saves have no state (a random CPU restarts its
+# generator from its seed, as it did when they were written)
+CPU_FIELDS = {1: {"level", "seed"}, 2: {"level", "seed", "state"}}
 
 
 def op_save(message: dict) -> dict:
@@ -444,13 +453,21 @@ def op_save(message: dict) -> dict:
         "version": SAVE_VERSION,
         "record": export_record(game),
         "drafts": drafts,
-        "cpus": {
-            str(seat): {"level": cpu.level, "seed": cpu.seed} for seat, cpu in session.cpus.items()
-        },
+        "cpus": {str(seat): _cpu_save(cpu) for seat, cpu in session.cpus.items()},
     }
-    if message.get("text") is True:
+    as_text = message.get("text", False)
+    if as_text is not None and not isinstance(as_text, bool):
+        raise BridgeError("bad_request", "text must be true or false")
+    if as_text:
         save = json.dumps(save, separators=(",", ":"), ensure_ascii=False)
     return {"save": save, "summary": save_summary(session)}
+
+
+def _cpu_save(cpu: Player) -> dict:
+    """A CPU seat in a save: its level, its seed and, for a player whose next choices
+    depend on more than seed and view (the random player's generator), that state."""
+    state = getattr(cpu, "state", None)
+    return {"level": cpu.level, "seed": cpu.seed, "state": None if state is None else state()}
 
 
 def save_summary(session: Session) -> dict:
@@ -467,22 +484,18 @@ def save_summary(session: Session) -> dict:
 
 def op_restore(message: dict) -> dict:
     """A saved game, going on exactly where it was; a damaged save is refused whole."""
-    viewer = _player(message, "viewer", allow_public=True)
     save = message.get("save")
     if isinstance(save, str):
+        if len(save) > MAX_REQUEST_CHARS:
+            raise BridgeError("bad_save", "the saved game is too large")
         try:
-            save = json.loads(save)
-        except (ValueError, RecursionError):
-            raise BridgeError("bad_save", "the saved game is not valid JSON") from None
+            save = load_json(save, "the saved game")
+        except JsonRefused as error:
+            raise BridgeError("bad_save", str(error)) from None
     if not isinstance(save, dict) or save.get("format") != SAVE_FORMAT:
         raise BridgeError("bad_save", "this is not a saved game")
-    if save.get("version") != SAVE_VERSION or set(save) != {
-        "format",
-        "version",
-        "record",
-        "drafts",
-        "cpus",
-    }:
+    version = save.get("version")
+    if type(version) is not int or version not in CPU_FIELDS or set(save) != SAVE_FIELDS:
         raise BridgeError("bad_save", "the saved game comes from another version")
     try:
         game = import_record(save["record"])
@@ -493,12 +506,7 @@ def op_restore(message: dict) -> dict:
     if not isinstance(cpus, dict) or not set(cpus) <= {"0", "1"}:
         raise BridgeError("bad_save", "the saved game's CPU seats are damaged")
     for seat, cpu in sorted(cpus.items()):
-        level, seed = (cpu.get("level"), cpu.get("seed")) if isinstance(cpu, dict) else (0, 0)
-        if not isinstance(level, str) or level not in LEVELS:
-            raise BridgeError("bad_save", "the saved game names an unknown CPU level")
-        if type(seed) is not int or not 0 <= seed < 2**63:
-            raise BridgeError("bad_save", "the saved game's CPU is damaged")
-        session.cpus[int(seat)] = make_player(game.variant, level, int(seat), seed)
+        session.cpus[int(seat)] = _restored_cpu(game, int(seat), cpu, CPU_FIELDS[version])
     drafts = save["drafts"]
     if drafts is not None:
         if not isinstance(drafts, list) or len(drafts) != 2 or game.deployment is None:
@@ -509,6 +517,7 @@ def op_restore(message: dict) -> dict:
                     game.set_draft(seat, layout_from_json(game, draft))
                 except (ValueError, IllegalActionError) as error:
                     raise BridgeError("bad_save", f"the saved setup is damaged: {error}") from None
+    viewer = _person(session, message, "viewer", allow_public=True)
     game_id = _store(session)
     return {
         "game": game_id,
@@ -516,6 +525,31 @@ def op_restore(message: dict) -> dict:
         "description": describe(game.variant),
         "summary": save_summary(session),
     }
+
+
+def _restored_cpu(game: Game, seat: int, cpu: Any, fields: set[str]) -> Player:
+    """One CPU seat of a save, checked whole: exactly its fields, a known level, a whole
+    seed, the state its player keeps (and none for a player that keeps none)."""
+    if not isinstance(cpu, dict) or set(cpu) != fields:
+        raise BridgeError("bad_save", "the saved game's CPU is damaged")
+    level, seed = cpu["level"], cpu["seed"]
+    if not isinstance(level, str) or level not in LEVELS:
+        raise BridgeError("bad_save", "the saved game names an unknown CPU level")
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise BridgeError("bad_save", "the saved game's CPU is damaged")
+    if game.deployment is not None and game.layouts[seat] is None:
+        raise BridgeError("bad_save", "the saved game's CPU never set up its pieces")
+    player = make_player(game.variant, level, seat, seed)
+    state = cpu.get("state")
+    restore = getattr(player, "restore_state", None)
+    if "state" in fields and (state is None) != (restore is None):
+        raise BridgeError("bad_save", "the saved game's CPU is damaged")
+    if state is not None and restore is not None:
+        try:
+            restore(state)
+        except ValueError as error:
+            raise BridgeError("bad_save", f"the saved game's CPU is damaged: {error}") from None
+    return player
 
 
 def op_selfplay(message: dict) -> dict:
@@ -701,6 +735,14 @@ def op_fair_restore(message: dict) -> dict:
     return {"peer": peer_id, "view": view}
 
 
+def op_fair_taken(message: dict) -> dict:
+    """The message for a page that answered this page's invitation after someone else did:
+    sent on a channel of its own, it tells that page the invitation was already taken."""
+    from junqi_core.fair.peer import taken_notice
+
+    return {"send": [taken_notice()]}
+
+
 def op_fair_drop(message: dict) -> dict:
     peer_id, _ = _peer(message)
     del _peers[peer_id]
@@ -740,4 +782,5 @@ OPS: dict[str, Callable[[dict], dict]] = {
     "fair_state": op_fair_state,
     "fair_restore": op_fair_restore,
     "fair_drop": op_fair_drop,
+    "fair_taken": op_fair_taken,
 }

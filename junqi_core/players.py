@@ -1,13 +1,16 @@
 """The CPU player interface and the random player (the floor every level must beat).
 
 A player is created from a variant, a level and a seed, and only ever receives its own
-view (`views.view`) and its own events.  It never sees the `Game`.
+view (`views.view`) and its own events.  It never sees the `Game`.  A player whose next
+choices depend on more than its seed and the view (the random player's generator) also
+has `state()` and `restore_state(state)`, so that a saved game goes on with the same
+choices (docs/records.md, "Saved games"); that state is as secret as the seed.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from junqi_core.text import quote
 from junqi_core.variants import Variant, find_variant
@@ -29,6 +32,10 @@ class Player(Protocol):
 
     def answer_draw(self, view: dict) -> bool:
         """Accept (True) or decline a pending draw offer."""
+
+
+MT_VERSION = 3  # random.Random.getstate(): (3, 624 words + position, gauss_next)
+MT_WORDS = 624
 
 
 class RandomPlayer:
@@ -58,6 +65,25 @@ class RandomPlayer:
 
     def answer_draw(self, view: dict) -> bool:
         return self.rng.random() < 0.5
+
+    def state(self) -> list[int]:
+        """Where the generator stands (what the next choices are drawn from): the
+        Mersenne Twister's 624 words and its position, as whole numbers for JSON."""
+        version, words, gauss_next = self.rng.getstate()
+        assert version == MT_VERSION and gauss_next is None  # never draws from gauss()
+        return list(words)
+
+    def restore_state(self, state: Any) -> None:
+        """Go on from a `state()`; ValueError for anything that is not one."""
+        if (
+            not isinstance(state, list)
+            or len(state) != MT_WORDS + 1
+            or not all(type(word) is int and 0 <= word < 2**32 for word in state)
+            or not state[-1] <= MT_WORDS
+            or not any(state[:-1])  # all zeros: a generator stuck at zero for ever
+        ):
+            raise ValueError(f"a random player's state is {MT_WORDS + 1} whole numbers")
+        self.rng.setstate((MT_VERSION, tuple(state), None))
 
 
 def _cpu_levels() -> dict[str, type]:

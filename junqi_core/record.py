@@ -9,7 +9,6 @@ deals by seed) still load.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -18,7 +17,7 @@ from junqi_core import __version__
 from junqi_core.deployment import DeploymentError, Layout
 from junqi_core.game import OVER, Game, IllegalActionError
 from junqi_core.pieces import COLOUR_BIT, FACE_DOWN, KIND_MASK, piece
-from junqi_core.text import quote
+from junqi_core.text import JsonRefused, load_json, quote
 from junqi_core.variants import RulesError, Variant, find_variant
 
 RECORD_FORMAT = "junqi-record"
@@ -112,8 +111,9 @@ def export_record(game: Game, meta: dict | None = None) -> dict:
         "preset": variant.preset,
         "options": dict(variant.options),
     }
-    if meta:
-        record["meta"] = _checked_meta(meta)
+    notes = {} if meta is None else _checked_meta(meta)  # notes that are no object: refused
+    if notes:
+        record["meta"] = notes
     if game.deployment is None:
         record["deal"] = deal_to_text(game)
     else:
@@ -140,7 +140,7 @@ def import_record(
     version = data.get("version")
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a game record (format {quote(data.get('format'))})")
-    if version not in READS_VERSIONS or isinstance(version, bool):
+    if type(version) is not int or version not in READS_VERSIONS:  # not 2.0, not true
         raise RecordError(f"record version {quote(version)} is not supported")
     variant = _check_v1(data) if version == 1 else _check_v2(data)
     actions = data["actions"]
@@ -157,9 +157,11 @@ def import_record(
             raise RecordError(f"action {number} ({quote(action)}) comes after the game ended")
         player = _actor(game, action)
         try:
-            game.apply(player, action)
+            entry = game.apply(player, action)
         except IllegalActionError as error:
             raise RecordError(f"action {number} ({quote(action)}) is refused: {error}") from None
+        if entry.action != action:  # the engine also takes e.g. "timeout:0" from a player
+            raise RecordError(f"action {number} ({quote(action)}) is written {entry.action!r}")
         if on_step is not None:
             on_step(game)
     if check_result:
@@ -172,11 +174,9 @@ def _parsed(data: Any) -> dict:
         if len(data) > MAX_RECORD_BYTES:
             raise RecordError("the record is too large")
         try:
-            data = json.loads(data)
-        except ValueError as error:
-            raise RecordError(f"the record is not valid JSON ({error})") from None
-        except RecursionError:
-            raise RecordError("the record is nested too deeply") from None
+            data = load_json(data, "the record")
+        except JsonRefused as error:
+            raise RecordError(str(error)) from None
     if not isinstance(data, dict):
         raise RecordError("a record is a JSON object")
     return data
@@ -200,9 +200,18 @@ def _check_v1(data: dict) -> Variant:
 def _check_v2(data: dict) -> Variant:
     _check_fields(data, V2_FIELDS, {"seed", "deal", "setups", "meta"})
     _check_rules_version(data["rules_version"])
+    engine = data["engine"]
+    if not isinstance(engine, str) or not 0 < len(engine) <= MAX_META_CHARS:
+        raise RecordError("engine is the version text of the engine that wrote the record")
     if "meta" in data:
         _checked_meta(data["meta"])
-    variant = _variant(data["variant"], None, data["options"])
+    options = data["options"]
+    if not isinstance(options, dict):
+        raise RecordError("options must be an object with every rule option of the variant")
+    variant = _variant(data["variant"], None, options)
+    missing = sorted(set(variant.options) - set(options))
+    if missing:
+        raise RecordError(f"the record's options lack {', '.join(missing)}")
     preset = data["preset"]
     if preset != variant.preset:
         raise RecordError(
@@ -232,7 +241,7 @@ def _checked_meta(meta: Any) -> dict:
         raise RecordError(f"meta is an object of at most {MAX_META_FIELDS} fields")
     for key, value in meta.items():
         if not isinstance(value, (str, int)) or isinstance(value, bool):
-            raise RecordError(f"meta field {quote(key)} must be a string or a number")
+            raise RecordError(f"meta field {quote(key)} must be a string or a whole number")
         if len(key) > 40 or len(str(value)) > MAX_META_CHARS:
             raise RecordError(f"meta field {quote(key)} is too long")
     return dict(meta)

@@ -18,12 +18,16 @@ from typing import Any
 
 from junqi_core.game import Game
 from junqi_core.pieces import COLOUR_BIT, KIND_MASK, piece
-from junqi_core.record import RecordError, export_record, import_record
+from junqi_core.record import MAX_ACTIONS, RecordError, export_record, import_record
 from junqi_core.variants import OPTIONS, VARIANT_IDS, Variant, find_variant
 
 LINK_VERSION = 1
 MAX_LINK_CHARS = 20_000
 CHECK_BYTES = 4
+ACTION_BITS = 12
+# what a link may inflate to: the checksum, rules and setups or deal (under 300 bytes),
+# and a record's most actions
+MAX_PAYLOAD_BYTES = CHECK_BYTES + 1_024 + (ACTION_BITS * MAX_ACTIONS + 7) // 8
 ESCAPE = 63  # a "from" square that no board has: the action is a meta action
 META_CODES = (
     "timeout",
@@ -36,28 +40,42 @@ class LinkError(ValueError):
 
 
 class _Bits:
-    """Little-endian bit packing (numbers of a few bits each)."""
+    """Little-endian bit packing (numbers of a few bits each), in time linear in the
+    length: whole bytes are written out as they fill, and a number is read from the few
+    bytes that hold it (never by shifting the whole payload)."""
 
     def __init__(self, data: bytes = b"") -> None:
-        self.value = int.from_bytes(data, "little")
-        self.size = 0
+        self.data = bytes(data)
         self.pos = 0
         self.limit = len(data) * 8
+        self.out = bytearray()
+        self.pending = 0  # bits not yet written out as a whole byte
+        self.pending_bits = 0
 
     def put(self, number: int, bits: int) -> None:
         assert 0 <= number < 1 << bits
-        self.value |= number << self.size
-        self.size += bits
+        self.pending |= number << self.pending_bits
+        self.pending_bits += bits
+        whole = self.pending_bits // 8
+        if whole:
+            self.out += (self.pending & ((1 << 8 * whole) - 1)).to_bytes(whole, "little")
+            self.pending >>= 8 * whole
+            self.pending_bits -= 8 * whole
 
     def get(self, bits: int) -> int:
         if self.pos + bits > self.limit:
             raise LinkError("the link is cut short")
-        number = (self.value >> self.pos) & ((1 << bits) - 1)
+        chunk = self.data[self.pos >> 3 : (self.pos + bits + 7) >> 3]
+        number = (int.from_bytes(chunk, "little") >> (self.pos & 7)) & ((1 << bits) - 1)
         self.pos += bits
         return number
 
+    def left(self) -> int:
+        """Bits not read yet."""
+        return self.limit - self.pos
+
     def to_bytes(self) -> bytes:
-        return self.value.to_bytes((self.size + 7) // 8, "little")
+        return bytes(self.out) + (self.pending.to_bytes(1, "little") if self.pending_bits else b"")
 
 
 def _starting_squares(variant: Variant, player: int) -> tuple[int, ...]:
@@ -121,9 +139,11 @@ def decode_link(text: Any) -> dict:
     try:
         packed = base64.b64decode(text + "=" * (-len(text) % 4), altchars=b"-_", validate=True)
         inflate = zlib.decompressobj(-15)
-        raw = inflate.decompress(packed, 1 << 20)
+        raw = inflate.decompress(packed, MAX_PAYLOAD_BYTES)
     except (ValueError, zlib.error):
         raise LinkError("the link is damaged: it does not decode") from None
+    if inflate.unconsumed_tail:
+        raise LinkError("the link holds more than a game")
     if not inflate.eof or inflate.unused_data:
         raise LinkError("the link is damaged: it is cut short or has extra characters")
     check, body = raw[:CHECK_BYTES], raw[CHECK_BYTES:]
@@ -171,8 +191,15 @@ def decode_link(text: Any) -> dict:
                 setup[names[square]] = letters[kind]
             setups.append(setup)
         record["setups"] = setups
+    count = bits.get(16)
+    # the claimed count is checked before any action is read: a short link that claims
+    # 65,535 actions costs nothing
+    if count > MAX_ACTIONS:
+        raise LinkError(f"the link claims {count} actions; a record holds at most {MAX_ACTIONS}")
+    if count * ACTION_BITS > bits.left():
+        raise LinkError("the link is cut short: it holds fewer actions than it claims")
     actions = []
-    for _ in range(bits.get(16)):
+    for _ in range(count):
         frm, to = bits.get(6), bits.get(6)
         if frm == ESCAPE:
             if to >= len(META_CODES):
@@ -182,6 +209,8 @@ def decode_link(text: Any) -> dict:
             raise LinkError("the link names a square the board does not have")
         else:
             actions.append(f"flip:{names[frm]}" if frm == to else f"{names[frm]}-{names[to]}")
+    if bits.left() >= 8:
+        raise LinkError("the link is damaged: it holds more than its game")
     record["actions"] = actions
     try:
         game = import_record(record, check_result=False)

@@ -251,6 +251,13 @@ def resign(table: Table, name: str | None = None) -> None:
     table.deliver()
 
 
+def resign_holding_opening(table: Table, held: str) -> None:
+    """The guest resigns; `held`'s opening is sent (and logged) but never delivered."""
+    table.drop = lambda sender, message: sender == held and message["type"] == "open"
+    table.take("guest", table.guest.act("resign", now=0))
+    table.deliver()
+
+
 def fault_of(peer: FairPeer) -> dict | None:
     verdict = peer.session.g["verdict"]
     assert verdict is not None, "no verdict yet"

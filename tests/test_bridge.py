@@ -41,7 +41,7 @@ def test_variants_describe_boards_pieces_and_combat():
         ("[1, 2]", "bad_request"),
         ('{"op": "launch"}', "unknown_op"),
         ('{"op": 5}', "unknown_op"),
-        ("[" * 50000, "bad_json"),
+        ("[" * 50000, "too_deep"),
         ('"x"', "bad_request"),
         (json.dumps({"op": "version", "pad": "x" * 3_000_000}), "too_large"),
     ],
@@ -409,3 +409,116 @@ def test_a_layout_made_for_the_other_seat_is_turned_round_to_this_one(variant):
     else:
         assert not flag.endswith(back_rank)
     assert error_code(op="setup_set", game=game, player=1, layout=layout) == "square_not_yours"
+
+
+# --- seats the CPU plays ----------------------------------------------------------------------
+
+
+def _cpu_square(game: str) -> str:
+    """A square of the CPU's (seat 1) own pieces, as the human's view shows its tiles."""
+    board = ok(op="view", game=game, player=0)["view"]["board"]
+    return next(square for square, cell in board.items() if cell["owner"] == 1)
+
+
+@pytest.mark.parametrize("variant", ["classic", "gunjin"])
+def test_the_page_never_gets_a_view_or_the_legal_actions_of_a_cpu_seat(variant):
+    """The CPU reads its own view inside Python; any reply about its seat would show the
+    page the CPU's whole layout (or, by which pieces may move, its mines and flag)."""
+    game = new(variant, cpu={"1": "random"}, viewer=0)
+    ok(op="deploy", game=game, player=0)
+    if ok(op="view", game=game, player=0)["view"]["turn"] == 1:
+        ok(op="cpu_act", game=game, player=1, viewer=0)
+    before = ok(op="view", game=game, player=0)["view"]
+    square = _cpu_square(game)
+    refused = [
+        {"op": "view", "game": game, "player": 1},
+        {"op": "legal", "game": game, "player": 1, "square": square},
+        {"op": "notes", "game": game, "player": 1},
+        {"op": "setup_mirror", "game": game, "player": 1},
+    ]
+    for request_ in refused:
+        reply = call(**request_)
+        assert reply.get("error", {}).get("code") == "cpu_seat", (request_, reply)
+        assert "kind" not in json.dumps(reply)
+    assert ok(op="view", game=game, player=0)["view"] == before
+
+
+def test_no_new_game_or_restore_answers_with_the_view_of_a_cpu_seat():
+    from junqi_core import bridge
+
+    count = _sessions()
+    assert error_code(op="new_game", variant="classic", cpu={"1": "easy"}, viewer=1) == "cpu_seat"
+    assert _sessions() == count
+    game = new("classic", cpu={"1": "random"}, viewer=0)
+    save = ok(op="save", game=game)["save"]
+    stored = set(bridge._sessions)
+    assert error_code(op="restore", save=save, viewer=1) == "cpu_seat"
+    assert set(bridge._sessions) == stored
+
+
+def test_in_a_game_of_two_cpus_the_page_sees_only_the_public_view():
+    game = new("classic", cpu={"0": "random", "1": "random"}, viewer=None)
+    assert error_code(op="view", game=game, player=0) == "cpu_seat"
+    assert error_code(op="cpu_act", game=game, player=0, viewer=1) == "cpu_seat"
+    reply = ok(op="cpu_act", game=game, player=0, viewer=None)
+    assert all(cell["kind"] is None for cell in reply["view"]["board"].values())
+
+
+# --- deep and huge requests -----------------------------------------------------------------------
+
+
+def _nested(depth: int, kind: str = "list") -> str:
+    if kind == "list":
+        return "[" * depth + "]" * depth
+    return '{"a":' * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize(
+    "op, field, kind",
+    [
+        ("new_game", "preset", "list"),
+        ("new_game", "preset", "object"),
+        ("record_export", "game", "object"),
+        ("view", "game", "list"),
+        ("new_game", "options", "object"),
+        ("view", "player", "list"),
+    ],
+)
+def test_a_value_nested_almost_as_deep_as_json_reads_is_refused_cleanly(op, field, kind):
+    """Near the interpreter's recursion limit a refusal that quoted the value overflowed
+    (RecursionError: an "internal" error). Every depth JSON can hold is refused cleanly."""
+    base = {"op": op, "game": new("classic"), "variant": "classic", "player": 0}
+    codes = {}
+    for depth in range(880, 1000):
+        text = json.dumps(base)[:-1] + f', "{field}": {_nested(depth, kind)}}}'
+        codes[depth] = json.loads(handle(text))["error"]["code"]
+    assert [d for d, code in codes.items() if code == "internal"] == []
+    assert set(codes.values()) == {"too_deep"}
+
+
+def test_nesting_is_capped_far_below_the_recursion_limit_in_every_json_text_the_bridge_reads():
+    from junqi_core.text import MAX_DEPTH
+
+    deep = json.loads(_nested(MAX_DEPTH + 1))
+    assert error_code(op="view", game=deep, player=0) == "too_deep"
+    record = export_record(random_game("classic", 1))
+    assert error_code(op="record_import", record={**record, "meta": {"x": deep}}) == "too_deep"
+    text = json.dumps({**record, "options": deep})
+    assert error_code(op="record_import", record=text) == "bad_record"
+    assert error_code(op="restore", save=json.dumps({"format": deep})) == "bad_save"
+    # what is not deeper than the cap is read as before
+    shallow = json.loads(_nested(MAX_DEPTH - 1))
+    assert error_code(op="view", game=shallow, player=0) == "unknown_game"
+
+
+@pytest.mark.parametrize("meta", [[], 0, False, "", [{"date": "x"}]])
+def test_record_notes_that_are_not_an_object_are_refused_not_dropped(meta):
+    game = ok(op="record_import", record=export_record(random_game("classic", 2)))["game"]
+    assert error_code(op="record_export", game=game, meta=meta) == "bad_record"
+    assert "meta" not in ok(op="record_export", game=game, meta=None)["record"]
+
+
+@pytest.mark.parametrize("text", [1, "yes", 0, [True]])
+def test_a_save_asked_as_text_with_anything_but_true_or_false_is_refused(text):
+    game = new("classic")
+    assert error_code(op="save", game=game, text=text) == "bad_request"

@@ -20,7 +20,15 @@ from junqi_core.pieces import (
     MINE,
     piece,
 )
-from tests.fairkit import Table, attacks, fault_of, resign, seed_deals, true_game
+from tests.fairkit import (
+    Table,
+    attacks,
+    fault_of,
+    resign,
+    resign_holding_opening,
+    seed_deals,
+    true_game,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -293,10 +301,7 @@ def test_refusing_to_open_loses():
     table.deploy_all()
     for _ in range(4):
         table.step()
-    # The host (the winner) never opens its commitments.
-    table.drop = lambda sender, message: sender == "host" and message["type"] == "open"
-    table.take("guest", table.guest.act("resign", now=0))
-    table.deliver()
+    resign_holding_opening(table, "host")  # the host (the winner) never opens its commitments
     assert table.guest.view()["fair"]["stage"] == "ended"
     table.take("guest", table.guest.tick(now=30_000))
     assert table.guest.view()["fair"]["stage"] == "ended"

@@ -149,6 +149,75 @@ def test_bad_group_elements_are_refused(midgame, value):
     _refused(host, _to_host(table, "act", h=h, action=action, ot=text), "bad_element")
 
 
+def test_an_act_that_passes_the_turn_is_refused_as_malformed(midgame):
+    """`pass` is how the engine writes a lost turn internally; on the wire a lost turn is
+    `timeout`. It once reached the move-shape check and failed there (IndexError)."""
+    h = len(midgame.records())
+    _refused(midgame.host, _to_host(midgame, "act", h=h, action="pass"), "malformed")
+
+
+@pytest.mark.parametrize("version", [1.0, True, "1", None, [1]])
+def test_a_protocol_version_that_is_not_exactly_the_integer_1_is_refused(midgame, version):
+    h = len(midgame.records())
+    message = json.loads(_to_host(midgame, "act", h=h, action=midgame.choices("guest")[0]))
+    error = _refused(midgame.host, json.dumps({**message, "v": version}))
+    assert error["code"] == "malformed", error
+
+
+def test_a_message_echoes_at_most_a_short_prefix_of_what_was_sent(midgame):
+    long = "x" * 100_000
+    h = len(midgame.records())
+    good = json.loads(_to_host(midgame, "act", h=h, action=midgame.choices("guest")[0]))
+    for message in ({**good, "v": long}, {**good, "type": long}, {"v": 1, "type": "act", long: 1}):
+        error = _refused(midgame.host, json.dumps(message))
+        assert "x" * 41 not in error["message"], error["message"][:100]
+
+
+def _hello(rules: dict) -> str:
+    from junqi_core.fair import ENGINE
+
+    return json.dumps(
+        {
+            "v": 1,
+            "type": "hello",
+            "seq": 0,
+            "sid": None,
+            "role": "host",
+            "nonce": "ab" * 32,
+            "engine": ENGINE,
+            "rules": rules,
+            "clock": None,
+        }
+    )
+
+
+def test_a_hello_must_name_every_rule_option_exactly():
+    from junqi_core.fair import FairPeer
+    from junqi_core.variants import find_variant
+
+    rules = find_variant("classic").rules_json()
+    assert FairPeer.guest().receive(_hello(rules), now=0)["ok"]
+    options = rules["options"]
+    for damaged in (
+        {**rules, "options": {}},
+        {**rules, "options": {k: v for k, v in options.items() if k != "stations"}},
+        {**rules, "options": {**options, "quiet_limit": float(options["quiet_limit"])}},
+        {**rules, "options": {**options, "stations": int(options["stations"])}},
+        {**rules, "preset": None},
+    ):
+        guest = FairPeer.guest()
+        _refused(guest, _hello(damaged))
+
+
+@pytest.mark.parametrize("version", [1.0, True])
+def test_a_saved_friend_game_needs_an_exact_state_version(version):
+    from junqi_core.fair import FairError, FairPeer
+
+    state = json.loads(FairPeer.guest().to_json())
+    with pytest.raises(FairError):
+        FairPeer.from_json(json.dumps({**state, "version": version}))
+
+
 def test_the_game_goes_on_after_refusals(midgame):
     for _ in range(30):
         midgame.step()

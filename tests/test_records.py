@@ -53,6 +53,14 @@ CHANGES = {
     "illegal setup": _swap_two_setup_squares,
     "setup piece unknown": lambda r: r["setups"][1].__setitem__("a12", "Q"),
     "meta action without player": lambda r: r["actions"].insert(1, "resign"),
+    "version as a float": lambda r: r.__setitem__("version", 2.0),
+    "version as a bool": lambda r: r.__setitem__("version", True),
+    "options missing": lambda r: r.pop("options"),
+    "options null": lambda r: r.__setitem__("options", None),
+    "an option missing": lambda r: r["options"].pop("quiet_limit"),
+    "option as a float": lambda r: r["options"].__setitem__("quiet_limit", 100.0),
+    "engine not a text": lambda r: r.__setitem__("engine", {"name": "x"}),
+    "preset not a text": lambda r: r.__setitem__("preset", ["standard"]),
 }
 
 
@@ -75,3 +83,43 @@ def test_a_blind_record_needs_its_seed():
 def test_malformed_record_text_is_refused(text):
     with pytest.raises(RecordError):
         import_record(text)
+
+
+def _deployed_record(actions: list[str]) -> dict:
+    """A Classic record of a game both sides deployed, with these actions and no result."""
+    from junqi_core.game import Game
+
+    game = Game("classic", seed=3)
+    for player in (0, 1):
+        game.deploy(player)
+    record = export_record(game)
+    return {**record, "actions": actions}
+
+
+def test_an_action_is_kept_only_in_the_notation_records_write():
+    """A time-out belongs to the side to move and is written `timeout`: `timeout:0`,
+    which the engine takes from a player, is not in the record format."""
+    assert import_record(_deployed_record(["timeout"])).actions_text() == ["timeout"]
+    for written in ("timeout:0", "timeout:"):
+        with pytest.raises(RecordError, match="timeout"):
+            import_record(_deployed_record([written]))
+
+
+def test_a_record_from_a_version_1_writer_needs_exact_whole_numbers_too():
+    record = export_record(random_game("blind", 2))
+    old = {
+        "format": "junqi-record",
+        "version": 1,
+        "rules": record["rules_version"],
+        "variant": "blind",
+        "seed": 5,
+        "actions": [],
+        "result": None,
+    }
+    assert import_record(old).phase == "play"
+    for version in (1.0, True):
+        with pytest.raises(RecordError, match="version"):
+            import_record({**old, "version": version})
+    for seed in (5.0, True, -1):
+        with pytest.raises(RecordError, match="seed"):
+            import_record({**old, "seed": seed})

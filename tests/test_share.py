@@ -7,7 +7,7 @@ import json
 import pytest
 from helpers import call, ok
 
-from junqi_core.record import export_record
+from junqi_core.record import MAX_ACTIONS, export_record
 from junqi_core.selfplay import random_game
 from junqi_core.share import LinkError, decode_link, encode_link, record_text
 from junqi_core.variants import PRESETS, VARIANT_IDS, find_variant
@@ -154,6 +154,11 @@ def test_a_hot_seat_game_saved_during_setup_keeps_each_draft():
         lambda s: {**s, "cpus": {"1": {"level": "god", "seed": 1}}},
         lambda s: {**s, "cpus": {"1": {"level": "easy", "seed": -1}}},
         lambda s: {**s, "cpus": {"5": {"level": "easy", "seed": 1}}},
+        lambda s: {**s, "version": True},
+        lambda s: {**s, "version": float(s["version"])},
+        lambda s: {**s, "cpus": {"1": {**s["cpus"]["1"], "peek": True}}},
+        lambda s: {**s, "cpus": {"1": {**s["cpus"]["1"], "seed": float(s["cpus"]["1"]["seed"])}}},
+        lambda s: {**s, "cpus": {"1": {k: v for k, v in s["cpus"]["1"].items() if k != "seed"}}},
         lambda s: {**s, "record": {**s["record"], "actions": ["a1-e12"]}},
         lambda s: {**s, "drafts": "x"},
         lambda s: [s],
@@ -181,3 +186,143 @@ def test_a_save_as_text_keeps_a_secret_seed_whole():
     assert seed == ok(op="save", game=game)["save"]["cpus"]["1"]["seed"]
     restored = ok(op="restore", save=saved["save"], viewer=0)["game"]
     assert ok(op="save", game=restored)["save"]["cpus"]["1"]["seed"] == seed
+
+
+def _alternate(game: str, plies: int, offer_at: int | None = None) -> None:
+    """The human (seat 0) plays its first listed action, offering a draw once, on its
+    first turn from ply `offer_at` on where the rules allow; the CPU (seat 1) plays its own
+    choices and answers."""
+    for ply in range(plies):
+        v = ok(op="view", game=game, player=0)["view"]
+        if v["phase"] != "play":
+            return
+        if v["turn"] == 1:
+            ok(op="cpu_act", game=game, player=1, viewer=0)
+        elif "offer" in v["actions"] and offer_at is not None and ply >= offer_at:
+            ok(op="act", game=game, player=0, action="offer:0")
+            offer_at = None
+        elif v["dests"]["flips"]:
+            ok(op="act", game=game, player=0, action=f"flip:{sorted(v['dests']['flips'])[0]}")
+        else:
+            frm = sorted(v["dests"]["moves"])[0]
+            ok(op="act", game=game, player=0, action=f"{frm}-{v['dests']['moves'][frm][0]['to']}")
+
+
+def _actions(game: str) -> list[str]:
+    return [e["action"] for e in ok(op="view", game=game, player=0)["view"]["history"]]
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_saved_game_against_the_random_cpu_goes_on_with_the_same_choices(variant):
+    """docs/records.md: a restored CPU chooses exactly as it would have. The random CPU
+    draws from one generator for its layout, moves and answers to draw offers, so the save
+    keeps that generator's state (a secret of the CPU's, like its seed)."""
+    game = ok(op="new_game", variant=variant, seed=17, cpu={"1": "random"}, viewer=0)["game"]
+    if variant != "blind":
+        ok(op="deploy", game=game, player=0)
+    _alternate(game, 8, offer_at=0)
+    saved = ok(op="save", game=game, text=True)
+    summary = json.dumps(saved["summary"])
+    assert "state" not in summary and "seed" not in summary
+    restored = ok(op="restore", save=saved["save"], viewer=0)["game"]
+    start = len(_actions(game))
+    for session in (game, restored):
+        _alternate(session, 40, offer_at=38)
+    assert len(_actions(game)) > start + 30
+    assert _actions(restored) == _actions(game)
+
+
+def test_the_random_cpus_state_in_a_save_is_checked_like_its_seed():
+    game = ok(op="new_game", variant="classic", seed=5, cpu={"1": "random"}, viewer=0)["game"]
+    save = ok(op="save", game=game)["save"]
+    state = save["cpus"]["1"]["state"]
+    for damaged in (
+        state[:-1],
+        [*state[:-1], 625],
+        [float(state[0]), *state[1:]],
+        [True, *state[1:]],
+        [2**32, *state[1:]],
+        [0] * 624 + [624],
+        "x",
+    ):
+        cpus = {"1": {**save["cpus"]["1"], "state": damaged}}
+        assert call(op="restore", save={**save, "cpus": cpus})["error"]["code"] == "bad_save"
+    easy = ok(op="new_game", variant="classic", seed=5, cpu={"1": "easy"}, viewer=0)["game"]
+    easy_save = ok(op="save", game=easy)["save"]
+    assert easy_save["cpus"]["1"]["state"] is None  # its choices follow from seed and view
+    cpus = {"1": {**easy_save["cpus"]["1"], "state": state}}
+    assert call(op="restore", save={**easy_save, "cpus": cpus})["error"]["code"] == "bad_save"
+
+
+# --- share links that claim too much ------------------------------------------------------------
+
+
+def _claiming_link(count: int, action_bits: int) -> str:
+    """A classic link (standard rules, nobody deployed) that claims `count` actions and
+    then holds `action_bits` zero bits, packed as encode_link packs."""
+    import base64
+    import hashlib
+    import zlib
+
+    from junqi_core.share import CHECK_BYTES, LINK_VERSION, OPTIONS, _Bits
+
+    variant = find_variant("classic")
+    bits = _Bits()
+    bits.put(LINK_VERSION, 4)
+    bits.put(VARIANT_IDS.index("classic"), 2)
+    for option in OPTIONS["classic"]:
+        bits.put(option.choices.index(variant.options[option.id]), 2)
+    bits.put(0, 1)
+    bits.put(0, 1)
+    bits.put(count, 16)
+    bits.put(1 << action_bits, action_bits + 1)  # a 1 after the zeros keeps them in the body
+    body = bits.to_bytes()
+    packed = zlib.compress(hashlib.sha256(body).digest()[:CHECK_BYTES] + body, 9)[2:-4]
+    return base64.urlsafe_b64encode(packed).rstrip(b"=").decode("ascii")
+
+
+def _count_reads(monkeypatch) -> list[int]:
+    from junqi_core import share
+
+    reads = [0]
+    get = share._Bits.get
+
+    def counted(self, bits):
+        reads[0] += 1
+        return get(self, bits)
+
+    monkeypatch.setattr(share._Bits, "get", counted)
+    return reads
+
+
+@pytest.mark.parametrize(
+    "count, action_bits, says",
+    [
+        (65_535, 65_535 * 12, "more than a game"),  # 178 characters once cost seconds
+        (MAX_ACTIONS + 1, (MAX_ACTIONS + 1) * 12, "at most"),
+        (10_000, 100 * 12, "cut short"),
+    ],
+)
+def test_a_link_claiming_more_actions_than_allowed_or_held_is_refused_before_decoding(
+    monkeypatch, count, action_bits, says
+):
+    """The claimed number of actions is checked against the record's cap and against the
+    bits the link holds before a single action is read (reads of the bit reader counted:
+    the header takes a dozen, each action two)."""
+    link = _claiming_link(count, action_bits)
+    assert len(link) < 300
+    reads = _count_reads(monkeypatch)
+    with pytest.raises(LinkError, match=says):
+        decode_link(link)
+    assert reads[0] < 20
+
+
+def test_a_version_1_save_still_restores_and_has_no_cpu_state():
+    """Saves written before the CPU's state was kept: the random CPU's generator starts
+    again from its seed, as it did when they were written."""
+    game = ok(op="new_game", variant="classic", seed=5, cpu={"1": "random"}, viewer=0)["game"]
+    save = ok(op="save", game=game)["save"]
+    cpu = {k: v for k, v in save["cpus"]["1"].items() if k != "state"}
+    old = {**save, "version": 1, "cpus": {"1": cpu}}
+    assert ok(op="restore", save=old, viewer=0)["summary"]["cpus"] == {"1": "random"}
+    assert call(op="restore", save={**old, "cpus": save["cpus"]})["error"]["code"] == "bad_save"

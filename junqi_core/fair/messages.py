@@ -15,6 +15,7 @@ from typing import Any
 
 from junqi_core.fair.group import GroupError, element_from_hex, hex_bytes
 from junqi_core.fair.ot import ROW_BYTES
+from junqi_core.text import JsonRefused, load_json, quote
 
 PROTOCOL = 1
 MAX_MESSAGE_CHARS = 200_000
@@ -160,6 +161,9 @@ SCHEMAS: dict[str, dict[str, Check | tuple[str, Check]]] = {
     "open": {"secrets": _object},
     "rematch": {"nonce": DIGEST},
     "resume": {"recv": _int(0, 10**9), "chain": DIGEST, "sent": _int(0, 10**9), "answer": _bool},
+    # to a third page that answered an invitation already used: the only message of that
+    # channel (sid null, seq 0); its page tells its player and stops
+    "taken": {},
 }
 
 
@@ -174,19 +178,21 @@ def decode(text: Any) -> dict:
     if len(text) > MAX_MESSAGE_CHARS:
         raise MessageError("too_large", f"messages are limited to {MAX_MESSAGE_CHARS} characters")
     try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        raise MessageError("malformed", "the message is not valid JSON") from None
+        message = load_json(text, "the message")
+    except JsonRefused as error:
+        raise MessageError("malformed", str(error)) from None
     if not isinstance(message, dict):
         raise MessageError("malformed", "a message is a JSON object")
-    if message.get("v") != PROTOCOL:
+    version = message.get("v")
+    if type(version) is not int:  # 1.0 and true equal 1 in Python: not a version
+        raise MessageError("malformed", "v is the protocol version, a whole number")
+    if version != PROTOCOL:
         raise MessageError(
-            "version_mismatch",
-            f"protocol version {message.get('v')!r}; this page speaks {PROTOCOL}",
+            "version_mismatch", f"protocol version {quote(version)}; this page speaks {PROTOCOL}"
         )
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in SCHEMAS:
-        raise MessageError("unknown_type", f"unknown message type {kind!r}")
+        raise MessageError("unknown_type", f"unknown message type {quote(kind)}")
     schema = SCHEMAS[kind]
     envelope = {"v", "type", "sid"} | (set() if kind == "resume" else {"seq"})
     fields = set(message) - envelope
@@ -195,7 +201,9 @@ def decode(text: Any) -> dict:
     if not envelope <= set(message):
         raise MessageError("malformed", f"a {kind} message lacks {sorted(envelope - set(message))}")
     if fields - allowed:
-        raise MessageError("malformed", f"unexpected fields {sorted(fields - allowed)} in {kind}")
+        raise MessageError(
+            "malformed", f"unexpected fields {quote(sorted(fields - allowed))} in {kind}"
+        )
     if required - fields:
         raise MessageError("malformed", f"a {kind} message lacks {sorted(required - fields)}")
     if kind != "resume":

@@ -9,6 +9,7 @@
     peer.view()                     # views.view() shape for this seat, plus "fair"
     text = peer.to_json(); peer = FairPeer.from_json(text)
     peer.reconnect()                # on a new data channel: both resend what is missing
+    taken_notice()                  # the message for a third page that answered a used invitation
 
 Every call returns {"ok": true, "send": [message texts], "events": [...]} or
 {"ok": false, "error": {"code", "message"}, "send": [...], "events": []}; a refused call or
@@ -31,6 +32,7 @@ from junqi_core.fair.session import Session
 from junqi_core.fair.shadow import RulesRefused
 from junqi_core.fair.shadow import check_rules as check_engine_rules
 from junqi_core.record import RULES_VERSION
+from junqi_core.text import JsonRefused, load_json
 from junqi_core.variants import RulesError, find_variant
 
 ENGINE = f"{__version__}+rules-{RULES_VERSION}"
@@ -53,6 +55,11 @@ def session_id(
         bytes.fromhex(guest_nonce),
         game,
     ).hex()
+
+
+def taken_notice() -> str:
+    """The message for a page that answered an invitation already used by someone else."""
+    return encode({"v": PROTOCOL, "type": "taken", "sid": None, "seq": 0})
 
 
 def _chain(previous: str, text: str) -> str:
@@ -338,13 +345,16 @@ class FairPeer:
     @classmethod
     def from_json(cls, text: str) -> FairPeer:
         """A saved peer (raises FairError when the text is not one, or from another engine)."""
+        if not isinstance(text, str):
+            raise FairError("bad_state", "a saved friend game is JSON text")
         try:
-            state = json.loads(text)
-        except (TypeError, ValueError, RecursionError):
-            raise FairError("bad_state", "the saved game is not valid JSON") from None
+            state = load_json(text, "the saved game")
+        except JsonRefused as error:
+            raise FairError("bad_state", str(error)) from None
         if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
             raise FairError("bad_state", "not a saved friend game")
-        if state.get("version") != STATE_VERSION or state.get("engine") != ENGINE:
+        version = state.get("version")
+        if type(version) is not int or version != STATE_VERSION or state.get("engine") != ENGINE:
             raise FairError("version_mismatch", "the game was saved by another engine version")
         g = state.pop("session")
         peer = cls(state)
@@ -359,6 +369,9 @@ class FairPeer:
         conn = self.s["conn"]
         if message["type"] == "resume":
             self._on_resume(message)
+            return
+        if message["type"] == "taken":
+            self._on_taken(message)
             return
         if message["seq"] != conn["seq_in"]:
             code = "replayed" if message["seq"] < conn["seq_in"] else "out_of_order"
@@ -410,6 +423,13 @@ class FairPeer:
             if msg["sid"] != sid:
                 raise MessageError("wrong_session", "the guest computed another session id")
         self._start_game(now)
+
+    def _on_taken(self, msg: dict) -> None:
+        """The invitation this guest answered was already taken: say so, change nothing."""
+        started = self.session is not None or self.s["conn"]["seq_in"] > 0
+        if self.role != "guest" or started or msg["sid"] is not None or msg["seq"] != 0:
+            raise FairError("unexpected", "only a page that has not started can be told that")
+        self.events.append({"type": "taken"})
 
     def _sid(self) -> str:
         match = self.s["match"]

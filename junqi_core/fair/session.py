@@ -35,7 +35,7 @@ from junqi_core.fair.shadow import (
 from junqi_core.game import OVER, PLAY, IllegalActionError
 from junqi_core.notation import NotationError, parse_move
 from junqi_core.pieces import piece as make_piece
-from junqi_core.rules import GunjinPosition, Outcome
+from junqi_core.rules import PASS, GunjinPosition, Outcome
 
 META = ("offer", "accept", "decline", "timeout")
 PLAY_MESSAGES = frozenset(
@@ -379,6 +379,8 @@ class Session(Setup, Fights, Clock):
             move = parse_move(self.spec, action)
         except NotationError as error:
             raise FairError("bad_action", str(error)) from None
+        if move == PASS:  # the engine's word for a lost turn; on the wire that is `timeout`
+            raise FairError("malformed", "'pass' is not an action; a lost turn is 'timeout'")
         frm, to = move >> 6, move & 63
         if frm == to:
             if not self.public or extras != {"share"}:

@@ -31,9 +31,16 @@ def variant_of(rules: object) -> Variant:
     if not isinstance(rules, dict) or set(rules) != {"variant", "preset", "options"}:
         raise RulesRefused("rules are {variant, preset, options}")
     try:
-        return variant_from_rules(rules)
+        variant = variant_from_rules(rules)
     except RulesError as error:
         raise RulesRefused(str(error)) from None
+    # exactly as the host wrote them: every option, and the preset they make (or null)
+    options = rules["options"]
+    if not isinstance(options, dict) or set(options) != set(variant.options):
+        raise RulesRefused("the rules name every option of the variant")
+    if rules["preset"] != variant.preset:
+        raise RulesRefused(f"those options make the preset {variant.preset!r}")
+    return variant
 
 
 def new_game(rules: dict, cls: type[Game] = Game) -> Game:

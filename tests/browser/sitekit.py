@@ -28,11 +28,15 @@ class FaultyHandler(build.SiteHandler):
     """Breaks chosen files on purpose. faults: {path suffix: (kind, value)} where kind is
     "status" (answer with that HTTP status), "type" (serve the file with that
     Content-Type), "body" (serve these bytes instead), "hang" (answer nothing for that
-    many seconds, then 404) or "delay" (wait that many seconds, then serve the file)."""
+    many seconds, then 404), "delay" (wait that many seconds, then serve the file) or
+    "slow" (serve the file in small pieces spread over that many seconds: a slow network
+    that keeps making progress)."""
 
     faults: ClassVar[dict] = {}
+    SLOW_PIECES = 40
 
     def fault(self, rel):
+        self._slow = None
         for suffix, (kind, value) in list(self.faults.items()):
             if rel.endswith(suffix):
                 if kind == "status":
@@ -47,7 +51,25 @@ class FaultyHandler(build.SiteHandler):
                 if kind == "delay":
                     time.sleep(value)
                     return None
+                if kind == "slow":
+                    self._slow = value
+                    return None
         return None
+
+    def copyfile(self, source, outputfile) -> None:
+        seconds = getattr(self, "_slow", None)
+        if not seconds:
+            return super().copyfile(source, outputfile)
+        data = source.read()
+        size = -(-len(data) // self.SLOW_PIECES)
+        try:
+            for start in range(0, len(data), size):
+                outputfile.write(data[start : start + size])
+                outputfile.flush()
+                time.sleep(seconds / self.SLOW_PIECES)
+        except (BrokenPipeError, ConnectionResetError):  # the browser went away
+            return
+        self._record(self.rel_path() or self.path, 200, len(data))
 
 
 class Site:

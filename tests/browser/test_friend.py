@@ -136,6 +136,13 @@ def connect(host: Friend, guest_site: Site, server) -> Friend:
     guest = Friend(guest_site.open(url))
     guest.page.wait_for_selector("#btn-join")
     assert "no server outside this site" in guest.page.inner_text("#friend-join")
+    # Before accepting, the guest sees which game is offered: variant, rules and clock.
+    offer = guest.page.inner_text("#friend-offer")
+    names = {"classic": "Classic Junqi", "gunjin": "Gunjin Shogi", "blind": "Blind Junqi"}
+    clock = host.page.evaluate("window.junqiUI.game.view.fair.clock")
+    timing = f"{clock['deploy']} s to deploy, {clock['move']} s a move" if clock else "no clock"
+    for words in (names[host.desc()["id"]], "Standard", timing):
+        assert words in offer, offer
     guest.page.click("#btn-join")
     reply = guest.link()
     assert reply != url
@@ -298,3 +305,95 @@ def test_friend_game_over_webrtc(pair, server, variant):
     assert "resigned" in guest.status().lower()
     assert host.fair()["transcript"] == guest.fair()["transcript"]
     assert host.page.is_visible("#btn-rematch")
+    # The connection goes after the end: the final board stays in view, no layer over it.
+    guest.page.evaluate("() => window.junqiUI.game.channel.dc.close()")
+    host.wait_conn("lost")
+    assert "Connection lost" in host.page.inner_text("#friend-conn")
+    assert host.page.is_hidden("#friend-connect")
+    assert host.page.is_visible("svg.board") and host.page.is_visible("#btn-rematch")
+
+
+def classic_pair(pair, server) -> tuple[Friend, Friend, str]:
+    """A Classic game without a clock, connected, both in setup: (host, guest, invitation)."""
+    host_site, guest_site = pair
+    host = Friend(host_site.open(server.url), seed=3)
+    host.page.emulate_media(reduced_motion="reduce")
+    host.page.check("#variant-classic")
+    host.choose("mode", "friend")
+    host.page.click("#btn-play")
+    url = host.link()
+    guest = connect(host, guest_site, server)
+    for side in (host, guest):
+        side.wait("setup")
+    return host, guest, url
+
+
+def test_a_second_tab_does_not_make_a_second_live_copy(pair, server):
+    """One device, one live copy: the same invitation, or the site, opened again in a second
+    tab of the guest's browser says the game is open in another tab (the live one keeps its
+    connection); "Move it here" makes the first tab let go, and the second goes on from the
+    saved game with a fresh link exchange."""
+    guest_site = pair[1]
+    host, guest, url = classic_pair(pair, server)
+    for side in (host, guest):
+        side.page.click("#btn-confirm")
+    for side in (host, guest):
+        side.wait("play", mine=False, timeout=60_000)
+    assert play_until((host, guest), lambda: host.view()["ply"] >= 2)
+
+    second = guest_site.open(url)
+    second.wait_for_selector("#friend-elsewhere", timeout=15_000)
+    assert "open in another tab" in second.inner_text("#friend-elsewhere")
+    assert second.evaluate("window.junqiUI.game") is None
+    again = guest_site.open(server.url)  # no link: the recent saved game is not reopened
+    again.wait_for_selector("#friend-elsewhere", timeout=15_000)
+    # nor ended by a new friend game there (this browser keeps one)
+    again.click("#btn-notice-back")
+    again.check("#mode-friend")
+    again.click("#btn-play")
+    again.wait_for_selector("#friend-elsewhere", timeout=15_000)
+    assert "keeps one such game" in again.inner_text("#friend-elsewhere")
+    again.close()
+    for side in (host, guest):
+        side.wait_conn("open")  # the live copy was not disturbed
+
+    ply = host.view()["ply"]
+    second.emulate_media(reduced_motion="reduce")
+    second.click("#btn-friend-move")
+    guest.page.wait_for_selector("#friend-notice", timeout=15_000)
+    assert "moved to another tab" in guest.page.inner_text("#friend-notice")
+    assert guest.page.evaluate("window.junqiUI.game") is None
+    moved = Friend(second, seed=4)
+    second.wait_for_function("p => window.junqiUI?.game?.view?.ply === p", arg=ply, timeout=30_000)
+    host.wait_conn("lost")
+    reconnect_and_play_on(host, moved, ply)
+
+
+def test_an_invitation_already_taken_is_said_to_a_third_page(pair, server, rtc_browser, request):
+    """A third person opens an invitation that was already used and sends the reply: when
+    the host's page gets it (opened in a new tab of the host's browser), the third page is
+    told at once that the invitation was already taken; the game goes on undisturbed."""
+    host_site = pair[0]
+    host, guest, url = classic_pair(pair, server)
+    third_site = Site(rtc_browser, f"{request.node.name}-third")
+    try:
+        third = Friend(third_site.open(url))
+        third.page.click("#btn-join")
+        reply = third.link()
+        started = time.monotonic()
+        tab = host_site.open(reply)  # as from a chat app: passed to the game's tab
+        assert "another tab" in tab.inner_text("#friend-notice")
+        third.page.wait_for_function("() => window.junqiUI.game.ui === 'error'", timeout=20_000)
+        assert time.monotonic() - started < 15
+        assert "already taken" in third.page.inner_text("#friend-state")
+        assert third.page.evaluate("window.junqiUI.game.peer") is None
+        assert "after it was used" in host.message()
+        for side in (host, guest):
+            assert side.page.evaluate("window.junqiUI.game.conn") == "open"
+        host.page.click("#btn-confirm")
+        guest.page.click("#btn-confirm")
+        for side in (host, guest):
+            side.wait("play", mine=False, timeout=60_000)
+    finally:
+        third_site.close()
+    assert third_site.external == []

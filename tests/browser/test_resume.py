@@ -91,6 +91,16 @@ def reload(page) -> None:
     page.evaluate(LISTEN_JS)
 
 
+def play_asks_first(page) -> None:
+    """Play on the start screen asks before a new game replaces the saved one; "no" keeps
+    the saved game on offer."""
+    page.click("#btn-play")
+    page.wait_for_selector("dialog.confirm")
+    assert "replaces the unfinished one" in page.inner_text("dialog.confirm")
+    page.click("dialog.confirm [data-answer=no]")
+    assert page.is_visible(".start") and page.is_visible("#btn-continue")
+
+
 def resign(page, d: GameDriver) -> None:
     d.wait("play", "over")
     if d.ui == "over":
@@ -222,11 +232,7 @@ def test_a_new_game_asks_before_replacing_the_saved_one(site, server):
     wait_saved(page, 0)
     reload(page)
     page.wait_for_selector("#btn-continue")
-    page.click("#btn-play")
-    page.wait_for_selector("dialog.confirm")
-    assert "replaces the unfinished one" in page.inner_text("dialog.confirm")
-    page.click("dialog.confirm [data-answer=no]")
-    assert page.is_visible("#btn-continue") and page.is_visible(".start")
+    play_asks_first(page)
     page.click("#btn-play")
     page.click("dialog.confirm [data-answer=yes]")
     d.wait("setup")
@@ -254,6 +260,65 @@ def test_a_new_game_asks_before_replacing_the_saved_one(site, server):
     d.wait("setup")  # no question: nothing to replace
 
 
+# Holds the engine back after a reload: the worker's "init" waits until the test calls
+# window.__releaseEngine(), so the start screen is tested before the engine is up.
+HOLD_ENGINE_JS = """
+(() => {
+  const post = Worker.prototype.postMessage;
+  const held = [];
+  Worker.prototype.postMessage = function (msg, ...rest) {
+    if (msg && msg.type === "init" && !window.__released) {
+      held.push(() => post.call(this, msg, ...rest));
+      return;
+    }
+    return post.call(this, msg, ...rest);
+  };
+  window.__releaseEngine = () => {
+    window.__released = true;
+    for (const go of held.splice(0)) go();
+  };
+})();
+"""
+
+SUMMARY_JS = "() => JSON.parse(localStorage.getItem('junqi.saved.v1'))"
+
+
+def test_the_start_screen_knows_the_saved_game_before_the_engine(site, server):
+    """A reload, and Play tapped before the engine is up: the start screen already offers
+    the saved game (from the summary the page keeps in local storage, nothing hidden in
+    it), Play asks before replacing it, "no" keeps it, and Continue goes on with it once
+    the engine is up."""
+    page, d = open_page(site, server, seed=3)
+    d.start("classic", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    play_moves(d, 3)
+    ply = d.ply
+    before = d.view()
+    saved = wait_saved(page, ply)
+
+    site.context.add_init_script(HOLD_ENGINE_JS)
+    page.reload()
+    page.wait_for_selector("#app[data-ui=ready]", state="attached")
+    assert page.evaluate("document.documentElement.dataset.state") == "loading"
+    assert page.is_visible("#btn-continue")
+    assert f"move {ply}" in page.inner_text("#continue-what")
+    play_asks_first(page)
+    page.click("#btn-continue")
+    assert "as soon as the engine is ready" in page.inner_text("#continue-waiting")
+    page.evaluate("window.__releaseEngine()")
+    wait_ready(page)
+    d.wait("play", "over")
+    after = d.view()
+    assert after["history"] == before["history"] and after["board"] == before["board"]
+    assert page.evaluate(READ_SAVE_JS)["summary"]["ply"] == ply
+    # What the page kept in local storage: the engine's public summary, no more.
+    local = page.evaluate(SUMMARY_JS)
+    assert local["summary"] == saved["summary"]
+    for word in SAVE_WORDS:
+        assert word not in json.dumps(local)
+
+
 def test_statistics_count_a_finished_game_and_reset(site, server):
     page, d = open_page(site, server)
     d.start("gunjin", mode="cpu", level="easy")
@@ -275,3 +340,38 @@ def test_statistics_count_a_finished_game_and_reset(site, server):
     reload(page)
     page.click("#stats-summary")
     assert page.is_visible("#stats-empty")
+
+
+def test_requests_nested_far_too_deep_are_refused_cleanly_and_the_engine_goes_on(site, server):
+    """Pyodide's JSON parser overflowed the WebAssembly stack on a request nested 100,000
+    deep (a fatal error: "engine_crashed"): the engine now measures the nesting before it
+    parses, for its own ops and for the worker's saved-game ops alike."""
+    page = site.open(server.url)
+    wait_ready(page)
+    game = call(page, {"op": "new_game", "variant": "classic", "seed": 1})["game"]
+    assert call(page, {"op": "keep_game", "game": game, "page": {}})["ok"]
+    deep = "[" * 100_000 + "]" * 100_000
+    for template in (
+        '{"op": "view", "game": %s, "player": 0}',
+        '{"op": "view", "game": "g1", "player": %s}',
+        '{"op": "resume_game", "viewer": %s}',
+        '{"op": "keep_game", "game": %s}',
+    ):
+        reply = call(page, template % deep)
+        assert reply["error"]["code"] == "too_deep", (template, reply)
+    assert call(page, {"op": "version"})["ok"]  # the engine is still there
+    assert call(page, {"op": "saved_game"})["saved"]["summary"]["variant"] == "classic"
+
+
+def test_a_refused_resume_request_keeps_the_save_only_a_damaged_save_is_deleted(site, server):
+    """docs/api.md: only a save the bridge refuses as `bad_save` is deleted; a request the
+    bridge refuses (here: the CPU's seat as the viewer, `cpu_seat`) leaves it be."""
+    page = site.open(server.url)
+    wait_ready(page)
+    request = {"op": "new_game", "variant": "classic", "seed": 1, "cpu": {"1": "random"}}
+    game = call(page, {**request, "viewer": 0})["game"]
+    assert call(page, {"op": "keep_game", "game": game, "page": {}})["ok"]
+    assert call(page, {"op": "resume_game", "viewer": 1})["error"]["code"] == "cpu_seat"
+    assert call(page, {"op": "saved_game"})["saved"] is not None
+    resumed = call(page, {"op": "resume_game", "viewer": 0})
+    assert resumed["ok"] and resumed["summary"]["cpus"] == {"1": "random"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 
@@ -167,6 +168,60 @@ def test_stalled_download_shows_error(site, serve):
     page = site.open(server.url + "?stall=3000", wait=None)
     assert "stalled" in wait_error(page, timeout=30_000).lower()
     assert time.monotonic() - started < 25
+
+
+# Every text the header's loading indicator shows, and every step it named (an init script,
+# so it sees the page from its first moment; steps from the records, as several changes
+# may come in one batch).
+WATCH_STEPS_JS = """
+(() => {
+  window.__texts = [];
+  window.__steps = [];
+  const watch = () => {
+    const pill = document.getElementById("engine-progress");
+    if (!pill) return setTimeout(watch, 5);
+    new MutationObserver((records) => {
+      for (const r of records) {
+        if (r.type === "attributes") window.__steps.push(r.oldValue, pill.dataset.step);
+      }
+      window.__texts.push(pill.textContent.replace(/\\s*[0-9]+%\\s*$/, "").trim());
+    }).observe(pill, { childList: true, characterData: true, subtree: true, attributes: true,
+      attributeFilter: ["data-step"], attributeOldValue: true });
+  };
+  watch();
+})();
+"""
+
+
+def test_slow_engine_download_starts_with_progress_and_a_real_failure_offers_retry(site, serve):
+    """A slow device or network is not a failure. First a real one: the game wheel is
+    missing (404), the error screen says so and offers Retry. The server is "fixed" into a
+    slow one: the wheel now trickles in over 24 s, twice the stall limit this page is given
+    (?stall=12000: no progress at all for 12 s means stuck). Retry loads the page again; it
+    keeps counting what arrives, shows each step (downloading with MB, Python, the engine's
+    modules), and gets ready."""
+    faults = {".whl": ("status", 404)}
+    server = serve(faults=faults)
+    site.context.add_init_script(WATCH_STEPS_JS)
+    page = site.open(server.url + "?stall=12000", wait=None)
+    assert "404" in wait_error(page)
+    faults[".whl"] = ("slow", 24)
+    started = time.monotonic()
+    with page.expect_navigation():
+        page.click("#loader-retry")
+    page.wait_for_selector("#app[data-ui=ready]", state="attached")
+    note = page.inner_text("#start-engine")  # the start screen says it in words too
+    wait_ready(page, timeout=90_000)
+    assert re.match(r"The engine is starting \(\d+%\): (Downloading|Compiling|Starting) ", note)
+    assert time.monotonic() - started > 20  # it really took longer than the stall limit
+    steps = set(page.evaluate("window.__steps"))
+    texts = page.evaluate("window.__texts")
+    assert {"download", "python", "wheel", "install", "answer", "ready"} <= steps, steps
+    assert any(re.fullmatch(r"Downloading Python: [0-9.]+ of 12\.\d MB", t) for t in texts), texts
+    # Python up, the wheel still coming: its own count, in KB
+    assert any(re.fullmatch(r"Downloading the game engine: \d+ of \d+ KB", t) for t in texts)
+    assert any(re.fullmatch(r"Installing the game engine: \d+ of \d+ modules", t) for t in texts)
+    play_a_little(page)
 
 
 def test_csp_without_wasm_unsafe_eval_fails_clearly(site, serve):

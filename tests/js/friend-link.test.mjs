@@ -15,7 +15,7 @@ const sdpFile = (name) => readFileSync(new URL(`../data/sdp/${name}`, import.met
 const CHROMIUM = ["chromium-offer-mdns.sdp", "chromium-answer-mdns.sdp", "chromium-offer-plain.sdp",
   "chromium-offer-stun.sdp"];
 /** What a decoded signal says, its description as the facts that matter. */
-const said = (signal) => ({ ...signal, sdp: essentials(signal.sdp) });
+const said = (signal) => ({ about: null, ...signal, sdp: essentials(signal.sdp) });
 
 // An offer as headless Chromium gathers it with iceServers: [] (plain addresses).
 const SDP = [
@@ -29,7 +29,7 @@ const SDP = [
 ].join("\r\n");
 
 test("a signal survives the round trip, as a code, a link or a fragment", async () => {
-  const signal = { kind: "offer", net: "lan", game: "0123456789abcdef", sdp: SDP };
+  const signal = { kind: "offer", net: "lan", game: "0123456789abcdef", sdp: SDP, about: null };
   const code = await encodeSignal(signal);
   assert.match(code, /^J2[0-9A-Z$*\-./:]+[0-9A-Z]$/, "compact: base 42, a letter or digit last");
   assert.ok(code.length < 160, `code of ${code.length}`);
@@ -143,6 +143,41 @@ test("a compact code cut short, mistyped or made up is refused with a reason, ne
   }
   assert.ok(refused > 300 * 35, "made-up codes are refused");
   assert.throws(() => expandSDP(Uint8Array.from([9])), SdpError);
+});
+
+test("an invitation names the game it offers: rules and clock, checked both ways", async () => {
+  const about = {
+    rules: { variant: "classic", preset: "chinese", options: { flag_shown: true, quiet_limit: 100 } },
+    clock: { deploy: 90, move: 30 },
+  };
+  const signal = { kind: "offer", net: "lan", game: "0123456789abcdef", sdp: SDP, about };
+  const code = await encodeSignal(signal);
+  assert.match(code, /^J2/, "compact, with the game offered");
+  assert.ok(code.length < 260, `code of ${code.length}`);
+  assert.deepEqual(said(await decodeSignal(code)), said(signal));
+  const none = { ...signal, about: { ...about, clock: null } };
+  assert.deepEqual(said(await decodeSignal(await encodeSignal(none))), said(none));
+  const long = await encodeSignal(signal, { compact: false });
+  assert.match(long, /^J1/);
+  assert.deepEqual(await decodeSignal(long), signal, "the long form carries it too");
+  // Only plain, short ids and values; a reply names no game.
+  const bad = [
+    { ...about, rules: { ...about.rules, variant: "<b>classic</b>" } },
+    { ...about, rules: { ...about.rules, options: { flag_shown: { x: 1 } } } },
+    { ...about, clock: { deploy: 0, move: 30 } },
+    { ...about, clock: { deploy: 90 } },
+    { ...about, extra: 1 },
+  ];
+  for (const wrong of bad) {
+    await assert.rejects(encodeSignal({ ...signal, about: wrong }), LinkError, JSON.stringify(wrong));
+  }
+  await assert.rejects(encodeSignal({ ...signal, kind: "answer" }), LinkError);
+  // A forged code with a damaged game line is refused as a whole.
+  const forged = `o\nlan\n\n{"rules":{"variant":"classic","preset":null,"options":[]},"clock":null}\n${SDP}`;
+  const packed = new Blob([forged]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(packed).arrayBuffer());
+  const b64 = Buffer.from(bytes).toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  await assert.rejects(decodeSignal(`J1${b64}`), LinkError);
 });
 
 test("anything else is refused with a reason, never a crash", async () => {

@@ -5,6 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { FriendGame, PAUSE_MS } from "../../web/js/ui/ctrl/friend.js";
+import { offerWords } from "../../web/js/ui/ctrl/friendlink.js";
 import * as link from "../../web/js/net/link.js";
 import { bridge, useLanguage, fakeTimers, memoryStore } from "./support.mjs";
 
@@ -66,7 +67,8 @@ function fakeNet(log) {
       if (this.state !== "open") return false;
       log.push(["send", this.name, text]);
       const other = this.other;
-      setTimeout(() => other.state === "open" && other.emit("message", text), 1);
+      const sent = net.tamper ? net.tamper(this.name, text) : text; // a modified page
+      setTimeout(() => other.state === "open" && other.emit("message", sent), 1);
       return true;
     }
     close() {
@@ -80,7 +82,8 @@ function fakeNet(log) {
       }
     }
   }
-  return { Channel: FakeChannel, ...link };
+  const net = { Channel: FakeChannel, ...link, tamper: null };
+  return net;
 }
 
 function memorySaves(log, name) {
@@ -311,5 +314,119 @@ test("a reloaded page goes on from its saved state", async () => {
   assert.equal(again.view.fair.transcript, guest.view.fair.transcript);
   assert.equal(guest.view.turn, guest.viewer);
   again.dispose();
+  guest.dispose();
+});
+
+/** Random moves by whichever side is to move (`attacker` attacks when it can), until done(). */
+async function playUntil(sides, done, attacker = null, limit = 300) {
+  for (let i = 0; i < limit && !done(); i++) {
+    await settle(...sides);
+    const mover = sides.find((g) => g.ui === "play" && !g.busy && g.view.turn === g.viewer
+      && !g.view.fair.pending && g.view.dests);
+    if (!mover) continue;
+    const moves = Object.entries(mover.view.dests.moves)
+      .flatMap(([from, targets]) => targets.map((to) => ({ from, ...to })));
+    const attacks = mover === attacker ? moves.filter((m) => m.attack) : [];
+    const pick = (attacks.length ? attacks : moves)[(i * 7919) % (attacks.length || moves.length)];
+    if (!pick) continue;
+    await mover.tap(pick.from);
+    await mover.tap(pick.to);
+  }
+  await settle(...sides);
+  return done();
+}
+
+test("the audit proves a cheat: the cheated page says who, at which move, and the result shows it", async () => {
+  const log = [];
+  const { host, guest, net } = await connect("classic", log);
+  // The host's page is modified: it announces every combat it starts the other way round.
+  net.tamper = (from, text) => {
+    const message = JSON.parse(text);
+    if (from !== "host" || message.type !== "ot_rows") return text;
+    const outcome = message.outcome & 3;
+    message.outcome = (message.outcome & 4) | (outcome === 1 ? 2 : 1);
+    return JSON.stringify(message);
+  };
+  await host.confirm();
+  await guest.confirm();
+  await until(() => host.ui === "play" && guest.ui === "play", "play");
+  const shown = []; // what the guest's screen said at each redraw
+  guest.subscribe((what) => what !== "clock" && shown.push([guest.statusText(), guest.messageText()]));
+  assert.ok(await playUntil([host, guest], () => guest.ui === "over" && host.ui === "over", host),
+    "the game ends");
+  const fault = guest.view.fair.verdict.fault;
+  assert.equal(fault.player, host.viewer);
+  assert.equal(fault.code, "false_outcome");
+  assert.deepEqual(guest.view.result, { winner: guest.viewer, reason: "rule_broken" });
+  const [status, message] = shown.at(-1); // the last redraw, what stays on screen
+  assert.equal(status, "Game over: you win! Your friend broke the rules.");
+  assert.equal(message,
+    `Your opponent broke the rules at move ${fault.action}: it announced a false combat outcome.`);
+  host.dispose();
+  guest.dispose();
+});
+
+test("a decided game's board is not hidden by a lost connection; a reconnection clears the reload note", async () => {
+  const log = [];
+  const saves = memorySaves(log, "host");
+  const { host, guest, net } = await connect("gunjin", log, { host: { saves } });
+  await host.confirm();
+  await guest.confirm();
+  await until(() => host.ui === "play" && guest.ui === "play", "play");
+  // a reload of the host's page during play: "make a new link" until it is connected again
+  host.dispose();
+  guest.channel.drop();
+  const again = named(friend("host", { saved: saves.load() }, log, { saves, net }));
+  await again.start();
+  assert.match(again.messageText(), /Make a new link to reconnect/);
+  await again.invite();
+  assert.equal(await guest.takeSignal(again.link.code), true);
+  await until(() => guest.conn === "reply");
+  assert.equal(await again.takeSignal(guest.link.code), true);
+  await until(() => again.conn === "open" && guest.conn === "open", "the new channel");
+  await settle(again, guest);
+  assert.doesNotMatch(again.messageText(), /new link/);
+  assert.match(again.messageText(), /Connected again/);
+  assert.equal(again.panelShown(), false);
+  // the end, then the connection drops: the final board stays in view
+  await guest.resign();
+  await settle(again, guest);
+  await until(() => again.ui === "over" && guest.ui === "over", "the verdict");
+  guest.channel.drop();
+  assert.equal(again.conn, "lost");
+  assert.equal(again.panelShown(), false, "no connection layer over the final board");
+  again.dispose();
+  guest.dispose();
+});
+
+test("the invitation says which game is offered, and the guest joins only that game", async () => {
+  const log = [];
+  const net = fakeNet(log);
+  const host = named(friend("host", { role: "host", variant: "classic", preset: "chinese", clock: true },
+    log, { net }));
+  await host.start();
+  await until(() => host.conn === "invite", "the invitation");
+  const signal = await link.decodeSignal(host.link.url);
+  assert.deepEqual(signal.about, { rules: host.view.fair.rules, clock: { deploy: 90, move: 30 } });
+  assert.deepEqual(offerWords(signal.about, variants),
+    { variant: "Classic Junqi", rules: "Chinese sites", clock: "90 s to deploy, 30 s a move" });
+  const custom = { rules: { ...signal.about.rules, options: { ...signal.about.rules.options, stations: true } },
+    clock: null };
+  assert.deepEqual(offerWords(custom, variants), { variant: "Classic Junqi",
+    rules: "Chinese sites, customised (Front stations: on)", clock: "no clock" });
+
+  // A guest whose invitation promised no clock meets a host that starts one: it does not join.
+  const promise = { ...signal, about: { ...signal.about, clock: null } };
+  const guest = named(friend("guest", { role: "guest", signal: promise }, log, { net }));
+  await guest.start();
+  await until(() => guest.conn === "reply", "the reply");
+  assert.equal(await host.takeSignal(guest.link.code), true);
+  await until(() => guest.ui === "error", "the guest stops");
+  assert.match(guest.messageText(), /started another game than its invitation offered/);
+  assert.equal(guest.peer, null);
+  const answered = log.filter(([what, name, text]) => what === "send" && name === "guest"
+    && JSON.parse(text).type === "hello");
+  assert.deepEqual(answered, [], "the guest did not answer the host's hello");
+  host.dispose();
   guest.dispose();
 });

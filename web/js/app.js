@@ -23,6 +23,7 @@ import { startFriend, openFriendLink } from "./ui/view/friend.js";
 import { ReplayController } from "./ui/ctrl/replay.js";
 import { ReplayView } from "./ui/view/replay.js";
 import { watchGame, replaceSaved, abandonSaved, continueBox, statsBox } from "./ui/view/resume.js";
+import { stepLabels } from "./ui/view/start.js";
 
 // The address of a shared replay: #replay=<record_link payload> (docs/records.md).
 const REPLAY_KEY = "replay";
@@ -79,9 +80,7 @@ class App {
   /** What changes outside #app with the language: the header and the loading indicator. */
   labelShell() {
     this.setTitle(this.gameView ? this.game.title() : null);
-    this.loader?.setLabels({
-      runtime: i18n.t("engine.runtime"), engine: i18n.t("engine.engine"), ready: i18n.t("engine.ready"),
-    });
+    this.loader?.setLabels(stepLabels());
   }
 
   /** The header's subtitle: the game on screen, or the site's. */

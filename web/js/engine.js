@@ -9,6 +9,8 @@
 // It rejects only when the worker is gone (EngineCrashed). Calls carry request ids, so
 // several may be in flight at once.
 
+const now = () => performance.now();
+
 export class LoadError extends Error {
   constructor(stage, message, detail = "") {
     super(message);
@@ -25,8 +27,10 @@ export class EngineCrashed extends Error {
   }
 }
 
-// No message from the worker for this long while loading means it is stuck.
-export const DEFAULT_STALL_MS = 30000;
+// Loading is called stuck only after this long without any sign of progress from the
+// worker (bytes received, Python compiled or up, a module imported, ...; worker.js). A slow
+// device keeps sending them; the one quiet phase, Python booting, takes seconds.
+export const DEFAULT_STALL_MS = 120_000;
 
 export class Engine {
   constructor(worker) {
@@ -46,9 +50,10 @@ export class Engine {
    * Start the worker and load the engine.
    * config: {workerURL, pyodideURL, lockURL, wheelURL, wheelIntegrity, build, downloads,
    *   snapshot: "off" to boot without engine snapshots} with absolute URLs.
-   * onProgress({stage, fraction, detail}) is called as loading goes; stages are
-   * "runtime" (Pyodide), "engine" (the game package), "ready" (at 0.95: the caller
-   * mounts its UI, then hides the loader).
+   * onProgress({stage, step, fraction, detail, count}) is called as loading goes; stages
+   * are "runtime" (Pyodide), "engine" (the game package), "ready" (at 0.95: the caller
+   * mounts its UI, then hides the loader); `step` names what happens now and `count`
+   * ({done, total, unit: "bytes"|"modules"}, or null) how far it is (worker.js).
    */
   static start(config, { onProgress = () => {}, stallMs = DEFAULT_STALL_MS } = {}) {
     let worker;
@@ -60,6 +65,7 @@ export class Engine {
     const engine = new Engine(worker);
     return new Promise((resolve, reject) => {
       let stage = "runtime";
+      let step = "download";
       let timer = null;
       const finish = (err) => {
         clearTimeout(timer);
@@ -78,23 +84,25 @@ export class Engine {
       const watchdog = () => {
         clearTimeout(timer);
         timer = setTimeout(() => {
-          finish(new LoadError(stage, `Loading stalled: nothing happened for ${stallMs / 1000} s.`,
-            "The server may be serving a file with a wrong type, or the network is down."));
+          finish(new LoadError(stage,
+            `Loading stalled: no progress at all for ${Math.round(stallMs / 1000)} s (last step: ${step}).`,
+            "The server stopped sending a file, or the network is down."));
         }, stallMs);
       };
       watchdog();
-      onProgress({ stage, fraction: 0, detail: "Starting the engine worker" });
+      onProgress({ stage, step, fraction: 0, detail: "Starting the engine worker", count: null });
       worker.onmessage = (event) => {
         const msg = event.data;
         watchdog();
         if (msg.type === "progress") {
           stage = msg.stage;
-          onProgress({ stage, fraction: msg.fraction, detail: msg.detail });
+          step = msg.step || step;
+          onProgress({ stage, step, fraction: msg.fraction, detail: msg.detail, count: msg.count || null });
         } else if (msg.type === "ready") {
           engine.info = msg.info;
           engine.timings = msg.timings; // worker-side milestones (ms since worker start)
           engine.boot = msg.boot; // "plain" or "snapshot"
-          onProgress({ stage: "ready", fraction: 0.95, detail: "Opening the game" });
+          onProgress({ stage: "ready", step: "ready", fraction: 0.95, detail: "Opening the game", count: null });
           finish(null);
         } else if (msg.type === "snapshot_failed") {
           // A stored engine snapshot could not be restored (it is deleted): boot plainly.
@@ -182,16 +190,19 @@ export class Engine {
 
 /**
  * What the page holds before and after the engine is up: call() works at once (calls wait
- * for the engine), `ready` says whether it is up, `progress` how far loading is, and
- * onChange(fn) tells the screens when either changes.
+ * for the engine), `ready` says whether it is up, `progress` how far loading is (with `at`,
+ * when it last moved: quietSeconds() says how long ago), and onChange(fn) tells the screens
+ * when any of these changes (every second while loading, so a quiet step shows its time).
  */
 export class EngineLink {
   constructor() {
     this.engine = null;
     this.ready = false;
     this.error = null;
-    this.progress = { stage: "runtime", fraction: 0, detail: "" };
+    this.progress = { stage: "runtime", step: "download", fraction: 0, detail: "", count: null,
+      at: now() };
     this.listeners = [];
+    this.ticker = null;
     this.whenReady = new Promise((resolve, reject) => {
       this._resolve = resolve;
       this._reject = reject;
@@ -201,14 +212,21 @@ export class EngineLink {
 
   /** Follow an Engine.start() promise. */
   attach(started) {
+    this.ticker ??= setInterval(() => this._emit(), 1000);
+    const settled = () => {
+      clearInterval(this.ticker);
+      this.ticker = null;
+    };
     started.then(
       (engine) => {
+        settled();
         this.engine = engine;
         this.ready = true;
         this._resolve(engine);
         this._emit();
       },
       (err) => {
+        settled();
         this.error = err;
         this._reject(err);
         this._emit();
@@ -218,8 +236,13 @@ export class EngineLink {
   }
 
   setProgress(progress) {
-    this.progress = progress;
+    this.progress = { ...progress, at: now() };
     this._emit();
+  }
+
+  /** Whole seconds since loading last moved. */
+  quietSeconds() {
+    return Math.floor((now() - this.progress.at) / 1000);
   }
 
   call(request) {

@@ -67,13 +67,9 @@ function boot() {
   const stallMs = Number(params.get("stall")) || undefined; // tests shorten the watchdog
   const link = new EngineLink();
   window.junqi = { link, build: BUILD }; // for tests and the console
-  const started = Engine.start(engineConfig(), {
-    onProgress: (p) => {
-      loader.progress(p);
-      link.setProgress(p);
-    },
-    stallMs,
-  });
+  // The header's indicator follows the link: each step, and every second of a quiet one.
+  link.onChange(() => !link.ready && !link.error && loader.progress(link.progress, link.quietSeconds()));
+  const started = Engine.start(engineConfig(), { onProgress: (p) => link.setProgress(p), stallMs });
   link.attach(started);
 
   // The UI, in parallel with the engine.

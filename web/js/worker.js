@@ -49,30 +49,47 @@ function fail(message, detail = "") {
   post({ type: "fail", stage, message, detail: [detail, extra].filter(Boolean).join("\n") });
 }
 
-// ---- download accounting -------------------------------------------------------------
+// ---- progress -------------------------------------------------------------------------
+// Every progress message is a real sign that loading moves on; the page calls loading
+// stuck only after a long time without one (docs/site.md, "Progress and failures"):
+//   step "download"  bytes received of the runtime (wasm, stdlib) and of the game wheel
+//   step "compile"   every runtime byte is in; the browser compiles the WebAssembly
+//   step "python"    the WebAssembly is instantiated; Python boots (no signal inside)
+//   step "wheel"     Python is up and waits for the rest of the game wheel (its bytes)
+//   step "install"   the wheel is unpacked and the engine's modules imported, one by one
+//   step "restore"   a returning visitor: the engine's memory snapshot is restored
+//   step "answer"    the bridge is asked for its version: the last step before ready
 // Pyodide fetches the wasm, the stdlib and the lock with the global fetch; the worker
-// fetches the game wheel through it too.
-// Wrapping it lets us (1) report real byte progress, (2) stop at once on a missing file
-// or a .wasm served with the wrong type (Pyodide would otherwise hang forever on that).
-// The original Response is returned untouched (so the browser's wasm code cache still
-// works); bytes are counted on a clone.
+// fetches the game wheel through it too. Wrapping it lets us (1) count bytes, (2) stop at
+// once on a missing file or a .wasm served with the wrong type (Pyodide would otherwise
+// hang forever on that). The original Response is returned untouched (so the browser's
+// wasm code cache still works); bytes are counted on a clone.
 
-// The bar: runtime downloads (wasm, stdlib) fill 0..0.6 by bytes; then Python compiles
-// and boots (no signal inside, so the bar waits at 0.6 with a message); the "engine"
-// stage starts when the interpreter is up (0.8: the wheel, downloaded meanwhile, is
-// unpacked and imported; from a snapshot: 0.6, restoring); 0.9 the bridge answers.
+// The bar: downloads fill 0..0.5 by bytes; compiling 0.55, Python booting 0.65; installing
+// 0.7..0.9 by modules imported (from a snapshot: 0.6, restoring); 0.92 the bridge answers.
 const timings = {}; // milestones in ms since the worker started, for bench/page.py
-let runtimeLoaded = 0;
-let runtimeTotal = 1;
+const bytes = { done: 0, total: 1, runtime: 0, runtimeTotal: 1, wheel: 0, wheelTotal: 1 };
+let step = "download";
 let fraction = 0;
 let lastReport = 0;
+let compiled = false;
 
-function report(detail, force = false, at = null) {
+/** Post where loading is: the step, the bar's fraction, and a count ({done, total, unit})
+ * of bytes or modules for the page to put in words. */
+function report(detail, { force = false, at = null, count = null, next = null } = {}) {
+  if (next) step = next;
   if (at !== null) fraction = Math.max(fraction, at);
   const now = performance.now();
   if (!force && now - lastReport < 100) return;
   lastReport = now;
-  post({ type: "progress", stage, fraction, detail });
+  post({ type: "progress", stage, step, fraction, detail, count });
+}
+
+/** The bytes to show: all downloads while downloading, the wheel's once Python waits. */
+function byteCount() {
+  return step === "wheel"
+    ? { done: bytes.wheel, total: bytes.wheelTotal, unit: "bytes" }
+    : { done: bytes.done, total: bytes.total, unit: "bytes" };
 }
 
 let countWasmBytes = true; // from the page's config: false once our service worker serves it
@@ -81,8 +98,56 @@ function isRuntimeFile(name) {
   return name.endsWith(".zip") || (countWasmBytes && name.endsWith(".wasm"));
 }
 
+function isCounted(name) {
+  return isRuntimeFile(name) || name.endsWith(".whl");
+}
+
 function shortName(url) {
   return new URL(url).pathname.split("/").pop();
+}
+
+/** Count a response's bytes as they arrive (on a clone), reporting the chunks. */
+function countBytes(response, name) {
+  const reader = response.clone().body.getReader();
+  const wheel = name.endsWith(".whl");
+  const counting = () => (["download", "wheel"].includes(step) ? byteCount() : null);
+  report(`Downloading ${name}`, { force: true, count: counting() });
+  (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes.done += value.byteLength;
+      bytes[wheel ? "wheel" : "runtime"] += value.byteLength;
+      const at = step === "download" ? 0.5 * Math.min(1, bytes.done / bytes.total) : null;
+      report(`Downloading ${name}`, { at, count: counting() });
+    }
+    if (step === "download" && bytes.runtime >= bytes.runtimeTotal && !compiled) {
+      report("Compiling Python (WebAssembly)", { force: true, at: 0.55, next: "compile" });
+    } else {
+      report(`Downloaded ${name}`, { force: true, count: counting() });
+    }
+  })().catch(() => {});
+}
+
+// Python's WebAssembly compiled and instantiated: a real milestone, the last one before
+// Python boots (which gives no signal from inside).
+// (Only Python's own module counts: a big binary, or the streamed response.)
+const BIG_WASM = 1_000_000;
+for (const name of ["instantiateStreaming", "instantiate"]) {
+  const real = WebAssembly[name]?.bind(WebAssembly);
+  if (!real) continue;
+  WebAssembly[name] = (...args) => {
+    const result = real(...args);
+    const python = name === "instantiateStreaming" || (args[0]?.byteLength ?? 0) > BIG_WASM;
+    result.then(() => {
+      if (!python) return;
+      if (compiled || stage !== "runtime") return;
+      compiled = true;
+      timings.compiled = performance.now();
+      report("Starting Python", { force: true, at: 0.65, next: "python" });
+    }, () => {});
+    return result;
+  };
 }
 
 // A fetch with an `integrity` (Pyodide checks wheels against the lock's sha256) rejects
@@ -131,21 +196,7 @@ self.fetch = async (input, init) => {
     return response;
   }
   if (name.endsWith(".whl")) timings.wheel_fetched ??= performance.now();
-  if (response.body && isRuntimeFile(name)) {
-    const reader = response.clone().body.getReader();
-    report(`Downloading ${name}`, true);
-    (async () => {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        runtimeLoaded += value.byteLength;
-        const share = Math.min(runtimeLoaded, runtimeTotal) / runtimeTotal;
-        report(`Downloading ${name}`, false, 0.6 * share);
-      }
-      const all = runtimeLoaded >= runtimeTotal;
-      report(all ? "Starting Python (compiling WebAssembly)…" : `Downloaded ${name}`, true);
-    })().catch(() => {});
-  }
+  if (response.body && isCounted(name)) countBytes(response, name);
   return response;
 };
 
@@ -260,8 +311,11 @@ async function savedGameCall(request, bridge) {
         const reply = JSON.parse(bridge(JSON.stringify({ op: "restore", save: record.save ?? null,
           viewer: request.viewer ?? null })));
         if (!reply.ok) {
-          // Damaged or from another version: refused whole, and not offered again.
-          await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+          // Damaged or from another version: refused whole, and not offered again. (A
+          // refused request, say a viewer that is no person's seat, leaves the save be.)
+          if (reply.error?.code === "bad_save") {
+            await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+          }
           return JSON.stringify(reply);
         }
         return okResponse({ game: reply.game, view: reply.view, description: reply.description,
@@ -330,15 +384,29 @@ async function dropSnapshot(config) {
   }
 }
 
-/** The game wheel, downloaded at once (in parallel with the runtime). */
+/** The game wheel, downloaded at once (in parallel with the runtime) and checked against
+ * the sha256 of the lock. Checked here rather than with the fetch's `integrity`: a fetch
+ * with `integrity` shows no byte until the whole file is in, and a slow network must show
+ * its progress. (Without Web Crypto, outside a secure context, the browser checks it.) */
 function fetchWheel(config) {
-  return self.fetch(config.wheelURL, { integrity: config.wheelIntegrity })
+  const [algorithm, expected] = String(config.wheelIntegrity).split(/-(.*)/s);
+  const subtle = algorithm === "sha256" ? self.crypto?.subtle : null;
+  return self.fetch(config.wheelURL, subtle ? {} : { integrity: config.wheelIntegrity })
     .then((response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status} for ${config.wheelURL}`);
       return response.arrayBuffer();
     })
-    .then((buffer) => {
+    .then(async (buffer) => {
       timings.wheel_downloaded = performance.now();
+      if (subtle) {
+        const digest = new Uint8Array(await subtle.digest("SHA-256", buffer));
+        if (btoa(String.fromCharCode(...digest)) !== expected) {
+          const message = `${shortName(config.wheelURL)} does not match the sha256 in app-lock.json ` +
+            "(integrity check failed): the server has files from different builds.";
+          fail(message, config.wheelURL);
+          throw new Error(message);
+        }
+      }
       return new Uint8Array(buffer);
     });
 }
@@ -362,17 +430,33 @@ function unpackWheel(bytes) {
 }
 
 // Every module of the engine, imported before the snapshot is made: a snapshot holds
-// memory, not files, so what is imported is what a restored engine has at hand.
-// (A module that cannot load here, say one for CPython only, is skipped, not fatal.)
-const IMPORT_ALL = `
-import importlib, pkgutil, junqi_core, junqi_core.bridge
-for info in pkgutil.walk_packages(junqi_core.__path__, "junqi_core."):
-    if not info.name.endswith("__main__"):
-        try:
-            importlib.import_module(info.name)
-        except Exception as error:
-            print(f"not imported: {info.name}: {error!r}")
+// memory, not files, so what is imported is what a restored engine has at hand. One by
+// one, so the page sees the count move. (A module that cannot load here, say one for
+// CPython only, is skipped, not fatal.)
+const ENGINE_MODULES = `
+import json, pkgutil, junqi_core, junqi_core.bridge
+json.dumps([info.name for info in pkgutil.walk_packages(junqi_core.__path__, "junqi_core.")
+            if not info.name.endswith("__main__")])
 `;
+
+function importModule(name) {
+  pyodide.runPython(`
+import importlib
+try:
+    importlib.import_module(${JSON.stringify(name)})
+except Exception as error:
+    print(f"not imported: ${name}: {error!r}")
+`);
+}
+
+function importEngine() {
+  const names = JSON.parse(pyodide.runPython(ENGINE_MODULES));
+  names.forEach((name, i) => {
+    importModule(name);
+    const count = { done: i + 1, total: names.length, unit: "modules" };
+    report(`Imported ${name}`, { at: 0.7 + (0.2 * (i + 1)) / names.length, count });
+  });
+}
 
 async function bootPlain(loadPyodide, wheel, config) {
   const makeSnapshot = config.snapshot !== "off" && Boolean(self.caches);
@@ -380,12 +464,16 @@ async function bootPlain(loadPyodide, wheel, config) {
   if (failed) return null;
   timings.python = performance.now();
   stage = "engine";
-  report("Installing the game engine", true, 0.8);
-  const bytes = await wheel;
+  if (bytes.wheel < bytes.wheelTotal) {
+    step = "wheel";
+    report("Downloading the game engine", { force: true, at: 0.7, count: byteCount() });
+  }
+  const wheelBytes = await wheel;
   if (failed) return null;
+  report("Installing the game engine", { force: true, at: 0.7, next: "install" });
   try {
-    unpackWheel(bytes);
-    pyodide.runPython(IMPORT_ALL);
+    unpackWheel(wheelBytes);
+    importEngine();
   } catch (err) {
     fail("The game engine package did not load.", String(err.message || err));
     return null;
@@ -404,7 +492,7 @@ async function bootPlain(loadPyodide, wheel, config) {
 
 async function bootFromSnapshot(loadPyodide, snapshot, wheel, config) {
   stage = "engine";
-  report("Restoring the game engine", true, 0.6);
+  report("Restoring the game engine", { force: true, at: 0.6, next: "restore" });
   pyodide = await loadPyodide(pyodideOptions(config, { _loadSnapshot: snapshot }));
   timings.python = performance.now();
   // A snapshot comes back with the same random state every time: reseed.
@@ -414,12 +502,13 @@ async function bootFromSnapshot(loadPyodide, snapshot, wheel, config) {
 
 async function boot(config) {
   countWasmBytes = config.countWasmBytes !== false;
-  runtimeTotal =
-    Object.entries(config.downloads || {})
-      .filter(([url]) => isRuntimeFile(url))
-      .reduce((sum, [, size]) => sum + size, 0) || 1;
+  const sizes = Object.entries(config.downloads || {});
+  const sum = (keep) => sizes.filter(([url]) => keep(url)).reduce((total, [, size]) => total + size, 0);
+  bytes.runtimeTotal = sum(isRuntimeFile) || 1;
+  bytes.wheelTotal = sum((url) => url.endsWith(".whl")) || 1;
+  bytes.total = bytes.runtimeTotal + bytes.wheelTotal;
   stage = "runtime";
-  report("Loading Python", true);
+  report("Loading Python", { force: true, count: byteCount() });
   const wheel = fetchWheel(config);
   wheel.catch(() => {}); // reported by the fetch wrapper; awaited below
   const [{ loadPyodide }, saved] = await Promise.all([
@@ -444,7 +533,7 @@ async function boot(config) {
     made = await bootPlain(loadPyodide, wheel, saved?.failedBefore ? { ...config, snapshot: "off" } : config);
   }
   if (failed) return;
-  report("Starting the game engine", true, 0.9);
+  report("Starting the game engine", { force: true, at: 0.92, next: "answer" });
   try {
     handle = pyodide.pyimport("junqi_core.bridge").handle;
   } catch (err) {

@@ -8,6 +8,8 @@
 //   ch.on("open", () => ...); ch.on("message", (text) => ...);
 //   ch.on("lost", ({reason}) => ...);   // closed, or the network went away
 //   ch.on("failed", ({reason}) => ...); // never opened
+//   await Channel.refuse({offer: ch.sdp, certificate: ch.certificate, answer, text});
+//                                       // a late answer to an offer already used: one text
 //
 // `iceServers: []` ("same network") contacts nobody: the candidates are this device's own
 // addresses (Chromium hides them behind mDNS names). With a STUN server ("over the
@@ -43,14 +45,26 @@ export class Channel {
     pc.addEventListener("connectionstatechange", () => this._onState());
   }
 
-  static create(iceServers, RTC = globalThis.RTCPeerConnection) {
+  static create(iceServers, RTC = globalThis.RTCPeerConnection, certificate = null) {
     if (typeof RTC !== "function") throw new Error("this browser has no WebRTC");
-    return new Channel(new RTC({ iceServers: iceServers || [] }));
+    const config = { iceServers: iceServers || [] };
+    if (certificate) config.certificates = [certificate];
+    const ch = new Channel(new RTC(config));
+    ch.certificate = certificate;
+    return ch;
   }
 
-  /** The first side: a data channel and an offer with every candidate. */
-  static async offer({ iceServers = [], RTC } = {}) {
-    const ch = Channel.create(iceServers, RTC);
+  /** The first side: a data channel and an offer with every candidate. Its DTLS
+   * certificate is made here and kept (`certificate`), so that a late answer to this
+   * offer can still be reached (refuse). */
+  static async offer({ iceServers = [], RTC = globalThis.RTCPeerConnection } = {}) {
+    let certificate = null;
+    try {
+      certificate = await RTC.generateCertificate({ name: "ECDSA", namedCurve: "P-256" });
+    } catch {
+      // without it, a late answer cannot be told anything
+    }
+    const ch = Channel.create(iceServers, RTC, certificate);
     ch._attach(ch.pc.createDataChannel(LABEL, { ordered: true }));
     await ch.pc.setLocalDescription(await ch.pc.createOffer());
     await gathered(ch.pc, GATHER_MS);
@@ -76,6 +90,43 @@ export class Channel {
     if (this.state !== "waiting" || this.pc.remoteDescription) throw new Error("not waiting for an answer");
     await this.pc.setRemoteDescription({ type: "answer", sdp: answerSdp });
     this._later(() => this.state === "waiting" && this._fail("no_route"), OPEN_MS);
+  }
+
+  /**
+   * Send one text to the page that sent `answer` to our `offer` after the offer was used
+   * (its page waits for a connection that will never come), then close. Its answer expects
+   * the offer's ICE credentials and DTLS certificate: a new connection made with both (the
+   * credentials set in the new offer's description) reaches it. Resolves whether the text
+   * was sent.
+   */
+  static async refuse({ offer, certificate, answer, text, iceServers = [], RTC = globalThis.RTCPeerConnection,
+    ms = OPEN_MS }) {
+    const ufrag = /^a=ice-ufrag:(\S+)/m.exec(offer || "")?.[1];
+    const pwd = /^a=ice-pwd:(\S+)/m.exec(offer || "")?.[1];
+    if (!certificate || !ufrag || !pwd || typeof RTC !== "function") return false;
+    const pc = new RTC({ iceServers, certificates: [certificate] });
+    try {
+      const dc = pc.createDataChannel(LABEL, { ordered: true });
+      const opened = new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), ms);
+        dc.addEventListener("open", () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      const local = (await pc.createOffer()).sdp
+        .replace(/^a=ice-ufrag:\S+/gm, `a=ice-ufrag:${ufrag}`)
+        .replace(/^a=ice-pwd:\S+/gm, `a=ice-pwd:${pwd}`);
+      await pc.setLocalDescription({ type: "offer", sdp: local });
+      await pc.setRemoteDescription({ type: "answer", sdp: answer });
+      if (!(await opened)) return false;
+      dc.send(text);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      setTimeout(() => pc.close(), 2000); // time for the text to leave
+    }
   }
 
   on(event, fn) {

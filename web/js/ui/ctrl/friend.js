@@ -13,7 +13,7 @@
 //   await game.start();            // host: an invitation link in game.link
 //   await game.takeSignal(text);   // the friend's reply (or, to reconnect, an invitation)
 
-import { t } from "../i18n.js";
+import { t, has } from "../i18n.js";
 import { GameController, MAX_TIMEOUTS, MOVE_SECONDS, SETUP_SECONDS, Stale } from "./game.js";
 import { resultText } from "./words.js";
 import { linkMethods, randomTag } from "./friendlink.js";
@@ -86,10 +86,37 @@ export class FriendGame extends GameController {
       }
       return reply;
     }
+    if (!this.asOffered(reply.view)) {
+      // The host's page started another game than its invitation offered (and the Join
+      // screen showed): nothing is answered, the game stops here.
+      this.cannotJoin(() => t("friend.not_as_offered"));
+      return { ok: false, error: { code: "not_as_offered", message: "not the game offered" } };
+    }
+    if (reply.events.some((ev) => ev.type === "taken")) {
+      // The invitation this page answered was used by someone else: its host's page said so.
+      this.cannotJoin(() => t("friend.taken"));
+      return { ok: false, error: { code: "taken", message: "the invitation was already taken" } };
+    }
     this.persist(reply.state); // the write-ahead rule: saved before anything is sent
     for (const text of reply.send) this.transmit(text);
     await this.apply(reply.view, reply.events);
     return { ok: true, events: [], view: this.view };
+  }
+
+  /** This page cannot join the game (another game than offered, or the invitation was
+   * taken): say why and stop; nothing of it is kept. */
+  cannotJoin(why) {
+    this.token++;
+    this.closeChannel();
+    this.conn = "none";
+    this.link = null;
+    this.ui = "error";
+    this.saves?.clear();
+    if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
+    this.peer = null;
+    this.setMessage(why);
+    this.changed();
+    this.fx.say(this.messageText());
   }
 
   persist(state) {
@@ -151,9 +178,12 @@ export class FriendGame extends GameController {
     this.syncUi();
     if (this.ui === "setup" && before?.fair?.game !== view.fair?.game) this.resetMarks();
     this.updateClock();
+    // The audit's word goes on the message line before the redraw, so the screen shows it.
+    const ending = this.ui === "over" && (!wasOver || verdict);
+    if (ending) this.verdictMessage();
     this.changed();
-    if (lines.length && !actions.length) this.fx.say(this.messageText());
-    if (this.ui === "over" && (!wasOver || verdict)) this.ended();
+    if (ending) this.ended();
+    else if (lines.length && !actions.length) this.fx.say(this.messageText());
   }
 
   async describe(view) {
@@ -185,13 +215,18 @@ export class FriendGame extends GameController {
     }[fair.stage] || "wait";
   }
 
-  ended() {
+  /** The audit's verdict on the message line: who broke the rules at which move, and how;
+   * or that everything was checked. */
+  verdictMessage() {
     this.resetMarks();
-    const result = this.view.result;
-    this.fx.end(result, this.viewer);
     const verdict = this.view.fair?.verdict;
     if (verdict?.fault) this.setMessage(() => this.faultText(verdict.fault));
     else if (verdict?.ok) this.setMessage(() => t("friend.audit_ok"));
+  }
+
+  /** The game just ended (drawn already): sound, words for the live region, focus. */
+  ended() {
+    this.fx.end(this.view.result, this.viewer);
     this.fx.say([this.statusText(), this.messageText()].filter(Boolean).join(" "));
     this.fx.focus("rematch");
     if (this.view.fair?.stage === "done") this.saveClock();
@@ -200,7 +235,17 @@ export class FriendGame extends GameController {
   faultText(fault) {
     const n = fault.action ?? null;
     const key = fault.player === this.viewer ? "friend.fault.mine" : "friend.fault.theirs";
-    return t(n === null ? `${key}.setup` : key, { n, message: fault.message || "" });
+    // what was wrong, in the page's language (`fault.<code>`), else the engine's words
+    const how = has(`fault.${fault.code}`) ? t(`fault.${fault.code}`) : fault.message || "";
+    return t(n === null ? `${key}.setup` : key, { n, message: how });
+  }
+
+  /** Whether the connection panel lies over the board: while a link is to be sent, or the
+   * connection is down during a game; never over a decided game's final board. */
+  panelShown() {
+    if (this.link) return true;
+    if (this.view?.fair?.stage === "done") return false;
+    return this.conn !== "open";
   }
 
   note(...lines) {
@@ -260,7 +305,8 @@ export class FriendGame extends GameController {
     if (saved && this.opts.then) {
       await this.answerInvite(this.opts.then); // the friend's invitation to reconnect
     } else if (saved) {
-      this.setMessage(() => t("friend.reload"));
+      this.connNote = () => t("friend.reload"); // goes once the connection is back
+      this.setMessage(this.connNote);
       this.changed();
     } else if (this.role === "host") {
       await this.invite();
@@ -432,8 +478,9 @@ export class FriendGame extends GameController {
     this.ticking = null;
     this.closeChannel();
     if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
-    // nothing to go back to: a game decided, or an invitation nobody answered
-    if (["done", "hello", undefined].includes(this.view?.fair?.stage)) this.saves?.clear();
+    // nothing to go back to: a game decided, or an invitation nobody answered (unless the
+    // game moves to another tab, which goes on from the save)
+    if (!this.moving && ["done", "hello", undefined].includes(this.view?.fair?.stage)) this.saves?.clear();
     this.peer = null;
     this.token++;
     this.listeners = [];

@@ -3,11 +3,51 @@
 // while the connection is down (up to PAUSE_MS). Also the browser's saved friend game.
 // No DOM; the bytes go through js/net/ (injected as `net`, so Node tests use a stand-in).
 
-import { t } from "../i18n.js";
+import { t, has } from "../i18n.js";
 
 export const PAUSE_MS = 60_000; // a lost connection holds both clocks this long
 export const SAVE_KEY = "junqi.friend.v1";
 const CLOCK_KEY = `${SAVE_KEY}.clock`;
+
+/** JSON with sorted keys: two descriptions of a game compare equal whatever their order. */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The game an invitation offers, in words for the Join screen: {variant, rules, clock}.
+ * `about`: {rules: {variant, preset, options}, clock} (net/link.js); variants: the static
+ * descriptions (presets and options with their names). */
+export function offerWords(about, variants = {}) {
+  const { variant, preset, options } = about.rules;
+  const desc = variants[variant];
+  const named = (key, fallback) => (has(key) ? t(key) : fallback);
+  const presetDesc = desc?.presets?.find((p) => p.id === preset);
+  let rules = presetDesc ? named(`rules.${variant}.${preset}`, presetDesc.name)
+    : preset ? preset : t("rules.standard");
+  // options that differ from the preset's (or the default): "customised", and which
+  const changed = [];
+  for (const option of desc?.options || []) {
+    if (!(option.id in options)) continue;
+    const base = presetDesc?.options && option.id in presetDesc.options
+      ? presetDesc.options[option.id] : option.default;
+    const value = options[option.id];
+    if (value === base) continue;
+    const key = `rule.${variant}.${option.id}`;
+    const valueWords = typeof value === "boolean" ? t(value ? "friend.offer.on" : "friend.offer.off")
+      : named(`${key}.${value}`, option.choice_names?.[option.choices?.indexOf(value)] ?? String(value));
+    changed.push(`${named(key, option.name)}: ${valueWords}`);
+  }
+  if (changed.length) rules = `${t("rules.custom", { preset: rules })} (${changed.join("; ")})`;
+  const clock = about.clock
+    ? t("friend.offer.clock", { deploy: about.clock.deploy, move: about.clock.move })
+    : t("friend.offer.no_clock");
+  const name = named(`variant.${variant}`, variant);
+  return { variant: name, rules, clock };
+}
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 export const randomTag = () => hex(globalThis.crypto.getRandomValues(new Uint8Array(8)));
@@ -93,13 +133,33 @@ export const linkMethods = {
       this.changed();
       const channel = await this.net.Channel.offer({ iceServers: this.iceServers() });
       this.useChannel(channel);
-      const code = await this.net.encodeSignal({ kind: "offer", net: this.netMode, game: this.match, sdp: channel.sdp });
+      // kept (in memory) so a late answer to this invitation can be told it was taken
+      this.invitations = [{ sdp: channel.sdp, certificate: channel.certificate },
+        ...(this.invitations || [])].slice(0, 4);
+      const code = await this.net.encodeSignal({ kind: "offer", net: this.netMode, game: this.match,
+        sdp: channel.sdp, about: this.offered() });
       this.link = { kind: "offer", code, url: this.net.signalURL(this.pageURL, code) };
       this.lastOffer = code; // a page that opens its own invitation can say so
       this.saveClock();
       this.conn = "invite";
       this.changed();
     });
+  },
+
+  /** The game this page offers, as an invitation names it: {rules, clock} (null before the
+   * engine has said). */
+  offered() {
+    const fair = this.view?.fair;
+    return fair?.rules ? { rules: fair.rules, clock: fair.clock ?? null } : null;
+  },
+
+  /** Whether the game the other page started is the one its invitation offered (the Join
+   * screen showed that one). True when the invitation named none. */
+  asOffered(view) {
+    const promised = this.opts.signal?.about;
+    const fair = view?.fair;
+    if (!promised || this.role !== "guest" || !fair?.rules) return true;
+    return canonical(promised) === canonical({ rules: fair.rules, clock: fair.clock ?? null });
   },
 
   /** Answer an invitation ({kind: "offer", net, game, sdp}): a reply link to send back. */
@@ -112,6 +172,7 @@ export const linkMethods = {
       this.linkError = null;
       this.connError = null;
       this.changed();
+      this.answered = [signal.sdp, ...(this.answered || [])].slice(0, 8);
       const channel = await this.net.Channel.answer(signal.sdp, { iceServers: this.iceServers(signal.net) });
       this.useChannel(channel);
       const code = await this.net.encodeSignal({ kind: "answer", net: signal.net, game: this.match, sdp: channel.sdp });
@@ -139,22 +200,54 @@ export const linkMethods = {
       return false;
     }
     if (signal.kind === "answer") {
-      if (this.conn !== "invite" || !this.channel) {
-        this.linkError = t("friend.no_invitation");
+      if (this.accepted?.includes(signal.sdp)) {
+        this.linkError = t("friend.reply_used");
         this.changed();
         return false;
       }
+      if (this.conn !== "invite" || !this.channel) return this.refuseReply(signal);
+      this.accepted = [signal.sdp, ...(this.accepted || [])].slice(0, 8);
       this.conn = "connecting";
       this.changed();
       await this.guard(() => this.channel.accept(signal.sdp));
       return true;
     }
+    if (this.answered?.includes(signal.sdp)) {
+      this.linkError = t("friend.invitation_used");
+      this.changed();
+      return false;
+    }
     await this.answerInvite(signal);
     return true;
   },
 
-  /** A code passed on by another tab: taken when it is for this game and fits the
-   * moment (a reply to this page's invitation, or an invitation to reconnect). */
+  /** A reply to an invitation of this game that this page no longer waits for: someone
+   * else answered it after it was used. That page would wait forever: it is told, on a
+   * connection of its own, that the invitation was already taken (Channel.refuse). */
+  async refuseReply(signal) {
+    const invitations = this.invitations || [];
+    if (!invitations.length || typeof this.net.Channel.refuse !== "function") {
+      this.linkError = t("friend.no_invitation");
+      this.changed();
+      return false;
+    }
+    const reply = await this.engine.call({ op: "fair_taken" });
+    if (!reply.ok) return false;
+    this.note(() => t("friend.told_taken"));
+    this.changed();
+    this.fx.say(this.messageText());
+    for (const invitation of invitations) {
+      this.net.Channel.refuse({ offer: invitation.sdp, certificate: invitation.certificate,
+        answer: signal.sdp, text: reply.send[0], iceServers: this.iceServers(signal.net) })
+        .catch(() => false);
+    }
+    return true;
+  },
+
+  /** A code passed on by another tab: taken when it is for this game and fits the moment
+   * (a reply to this page's invitation, a late reply to refuse, an invitation to
+   * reconnect this page has not answered yet). Decided at once; the work goes on after
+   * (the other tab waits for the answer). */
   async takeCode(code) {
     let signal;
     try {
@@ -163,9 +256,23 @@ export const linkMethods = {
       return false;
     }
     if (!this.peer || !signal.game || signal.game !== this.match) return false;
-    // a reply fits this page's own invitation; an invitation fits a page not inviting itself
-    if ((signal.kind === "answer") !== (this.conn === "invite")) return false;
-    return this.takeSignal(signal);
+    if (signal.kind === "answer" && this.accepted?.includes(signal.sdp)) return false;
+    if (signal.kind === "offer" && (this.conn === "invite" || this.answered?.includes(signal.sdp))) {
+      return false; // its own invitation is no invitation to it; an answered one is used
+    }
+    this.takeSignal(signal).catch(() => {});
+    return true;
+  },
+
+  /** Another tab takes this game over: let go cleanly. The state is saved (write-ahead,
+   * and the calls under way are awaited), the clocks wait as for a lost connection, and
+   * the channel closes (the friend's page sees the connection go, as on a reload). The
+   * screen then disposes of the game, keeping its save. */
+  async letGo() {
+    this.moving = true;
+    await this.queue;
+    this.holdClock();
+    this.closeChannel();
   },
 
   useChannel(channel) {
@@ -187,6 +294,9 @@ export const linkMethods = {
     this.everOpen = true;
     this.link = null;
     this.linkError = null;
+    // "make a new link to reconnect" is done with: say the game goes on instead
+    if (this.connNote && this.lines.includes(this.connNote)) this.setMessage(() => t("friend.resumed"));
+    this.connNote = null;
     this.releaseClock();
     this.changed();
     // First thing on every new channel (the first one too): each side says what it has,

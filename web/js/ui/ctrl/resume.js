@@ -5,8 +5,13 @@
 // public summary; the save itself, with the CPU's layout and seed, never reaches the page.
 // The page adds its own public data (`page`: the clock choice, the player's marks).
 //
-//   keepSaving(ctrl, engine, () => ({marks}))   // after every ply and setup change
+// Beside it the page keeps that summary in local storage (SavedSummary), written whenever
+// the worker keeps a save: the start screen reads it at once, before the engine is up, so
+// it offers "Continue" and asks before a new game replaces the saved one even then.
+//
+//   keepSaving(ctrl, engine, () => ({marks}), summary)   // after every ply and setup change
 //   const saved = (await engine.call({op: "saved_game"})).saved;   // {summary, page} | null
+//   summary.read()           // the same {summary, page: {clock}} from local storage, or null
 //   describeSaved(saved)     // {variant, mode, level, human, ply, phase} or null
 //   resumeOptions(saved)     // GameController options (then `restored` = the resume reply)
 
@@ -56,9 +61,79 @@ export function curtainSeat(view) {
   return view?.turn ?? 0;
 }
 
+/** One JSON value in local storage: damaged reads as null; a full or private storage
+ * keeps nothing (writes return false). */
+class Stored {
+  constructor(key, storage = globalThis.localStorage) {
+    this.key = key;
+    this.storage = storage;
+  }
+
+  readJSON() {
+    try {
+      return JSON.parse(this.storage?.getItem(this.key) || "null");
+    } catch {
+      return null;
+    }
+  }
+
+  writeJSON(value) {
+    try {
+      this.storage?.setItem(this.key, JSON.stringify(value));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  remove() {
+    try {
+      this.storage?.removeItem(this.key);
+    } catch {
+      // nothing to forget
+    }
+  }
+}
+
+export const SUMMARY_KEY = "junqi.saved.v1";
+
+/** The saved game's public summary in local storage: what the engine's `keep_game` answered
+ * (variant, rules, mode, CPU level, move number; nothing hidden) and the page's clock
+ * choice. It says a saved game exists before the engine can; the engine's own answer
+ * (`saved_game`) replaces it once it comes. (Not kept: the start screen then learns of
+ * the save from the engine.) */
+export class SavedSummary extends Stored {
+  constructor(storage = globalThis.localStorage) {
+    super(SUMMARY_KEY, storage);
+  }
+
+  /** {summary, page: {clock}} as describeSaved() takes it, or null. */
+  read() {
+    const data = this.readJSON();
+    if (!data || data.v !== 1 || !data.summary || typeof data.summary !== "object") return null;
+    return { summary: data.summary, page: { clock: data.clock === true }, at: data.at ?? null };
+  }
+
+  write(summary, page = null) {
+    if (!summary) return this.clear();
+    this.writeJSON({ v: 1, summary, clock: page?.clock === true, at: Date.now() });
+  }
+
+  clear() {
+    this.remove();
+  }
+}
+
+/** Forget the saved game, in the worker and in the summary. */
+export function forgetSaved(engine, summary) {
+  summary?.clear();
+  return engine.call({ op: "forget_game" }).catch(() => {});
+}
+
 /** Save the game on screen after every change (a ply, a setup change, the page's own data
- * changing); forget it when the game is over. Returns a function that stops it. */
-export function keepSaving(ctrl, engine, pageData = () => ({})) {
+ * changing), and note its summary; forget it when the game is over. Returns a function
+ * that stops it. */
+export function keepSaving(ctrl, engine, pageData = () => ({}), summary = null) {
   let last = null;
   let over = false;
   const check = (what) => {
@@ -66,7 +141,7 @@ export function keepSaving(ctrl, engine, pageData = () => ({})) {
     const v = ctrl.view;
     if (v.phase === "over") {
       over = true;
-      engine.call({ op: "forget_game" }).catch(() => {});
+      forgetSaved(engine, summary);
       return;
     }
     if (!["setup", "play"].includes(v.phase) || !Array.isArray(v.history)) return;
@@ -78,6 +153,7 @@ export function keepSaving(ctrl, engine, pageData = () => ({})) {
     last = key;
     engine.call({ op: "keep_game", game: ctrl.gameId, page }).then((reply) => {
       if (!reply?.ok) console.warn("the game was not saved:", reply?.error?.message);
+      else if (!over) summary?.write(reply.summary, page);
     }, () => {});
   };
   return ctrl.subscribe(check);
@@ -89,22 +165,19 @@ export const STATS_KEY = "junqi.stats.v1";
 
 /** Won / drawn / lost per variant and opponent ("cpu:easy", "hotseat", "friend"), in local
  * storage. On one device "won" counts the first player's wins, "lost" the second's. */
-export class Stats {
+export class Stats extends Stored {
   constructor(storage = globalThis.localStorage) {
-    this.storage = storage;
+    super(STATS_KEY, storage);
   }
 
   load() {
-    try {
-      const data = JSON.parse(this.storage?.getItem(STATS_KEY) || "null");
-      if (data && data.v === 1 && data.games && typeof data.games === "object") return data;
-    } catch {
-      // damaged: start again
-    }
+    const data = this.readJSON(); // damaged: start again
+    if (data && data.v === 1 && data.games && typeof data.games === "object") return data;
     return { v: 1, games: {} };
   }
 
-  /** Count one finished game: outcome "won" | "drawn" | "lost". */
+  /** Count one finished game: outcome "won" | "drawn" | "lost" (not counted when the
+   * storage is full or private). */
   record(variant, opponent, outcome) {
     if (!["won", "drawn", "lost"].includes(outcome)) return;
     const data = this.load();
@@ -112,11 +185,7 @@ export class Stats {
     const row = { won: 0, drawn: 0, lost: 0, ...(data.games[key] || {}) };
     row[outcome] += 1;
     data.games[key] = row;
-    try {
-      this.storage?.setItem(STATS_KEY, JSON.stringify(data));
-    } catch {
-      // storage full or private mode: not counted
-    }
+    this.writeJSON(data);
   }
 
   /** [{variant, opponent, won, drawn, lost}] in a stable order. */
@@ -131,11 +200,7 @@ export class Stats {
   }
 
   reset() {
-    try {
-      this.storage?.removeItem(STATS_KEY);
-    } catch {
-      // nothing to forget
-    }
+    this.remove();
   }
 }
 

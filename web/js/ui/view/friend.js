@@ -7,9 +7,10 @@ import { t } from "../i18n.js";
 import * as prefs from "../prefs.js";
 import { GameView } from "./game.js";
 import { FriendGame, localSaves } from "../ctrl/friend.js";
+import { offerWords } from "../ctrl/friendlink.js";
 import { qrPath } from "../../net/qr.js";
 import { Channel } from "../../net/rtc.js";
-import { TabRelay } from "../../net/tabs.js";
+import { ASK_MS, PASS_MS, TabRelay } from "../../net/tabs.js";
 import { decodeSignal, encodeSignal, fragmentCode, isSignalText, signalURL } from "../../net/link.js";
 import { scanDialog } from "./scanner.js";
 
@@ -127,9 +128,8 @@ export class FriendView {
       if (this.panel.parentNode !== host) host.append(this.panel);
       this.panel.classList.add("overlay");
       this.game.render();
-      const reconnect = ctrl.controls().reconnect;
       this.game.root.dataset.conn = ctrl.conn;
-      this.panel.hidden = !reconnect.shown && ctrl.conn === "open";
+      this.panel.hidden = !ctrl.panelShown();
     }
   }
 
@@ -166,6 +166,8 @@ export class FriendView {
       text = t("friend.waiting_reply");
     } else if (ctrl.conn === "reply") {
       text = t("friend.waiting_open");
+    } else if (ctrl.ui === "error") {
+      text = ctrl.messageText(); // why the game could not go on (no board to show it under)
     } else if (ctrl.ui === "engine") {
       text = t("status.engine");
     } else if (ctrl.conn === "open" && ctrl.ui === "link") {
@@ -280,6 +282,7 @@ export class FriendView {
   dispose() {
     if (this.game) this.game.dispose(); // disposes the controller too
     else this.ctrl.dispose();
+    relay?.release(); // another tab may play this game now
   }
 }
 
@@ -291,14 +294,65 @@ function tabs(app) {
     // A code opened in another tab of this browser: the friend game on screen takes it
     // when it is for this game (a reply to its invitation, or an invitation to reconnect).
     relay.listen(async (code) => Boolean(app.game?.friend) && app.game.takeCode(code));
+    // Another tab moves this game there: let go cleanly, then say where it went.
+    relay.onLetGo(async (tag) => {
+      const game = app.game;
+      if (!game?.friend || game.match !== tag) return relay.release();
+      await game.letGo();
+      if (app.game === game) notice(app, t("friend.moved"));
+      else relay.release();
+    });
   }
   return relay;
 }
 
+/** The game is played in another tab of this browser: say so, and offer to move it here
+ * (that tab lets go; this one goes on from the saved state, as after a reload). */
+function elsewhere(app, tag, text = t("friend.elsewhere")) {
+  app.endGame();
+  app.startView?.dispose();
+  app.startView = null;
+  clear(app.screen);
+  const state = h("p", { class: "hint", id: "friend-moving", role: "status" });
+  const abort = new AbortController();
+  const move = h("button", { type: "button", class: "primary", id: "btn-friend-move",
+    on: { click: async () => {
+      move.disabled = true;
+      state.textContent = t("friend.moving");
+      if (!(await tabs(app).take(tag, abort.signal))) return;
+      if (!section.isConnected) return relay.release(); // this screen was left meanwhile
+      const saved = savedGames().load();
+      if (saved?.match === tag) await startFriend(app, { mode: "friend", saved });
+      else {
+        relay.release();
+        app.showStart();
+      }
+    } } }, t("friend.move_here"));
+  const back = h("button", { type: "button", id: "btn-notice-back",
+    on: { click: () => {
+      abort.abort();
+      app.showStart();
+    } } }, t("friend.back_start"));
+  const section = h("section", { class: "friend-notice", id: "friend-elsewhere", role: "status" },
+    h("p", {}, text), h("div", { class: "row" }, move, back), state);
+  app.screen.append(section);
+  move.focus();
+}
+
 /** Open the friend-game screen: a new game to host, an invitation to answer, or a saved
- * game to go on with (options.saved). */
+ * game to go on with (options.saved). One live copy per browser: a game another tab plays
+ * is not opened again here (elsewhere). */
 export async function startFriend(app, options) {
   app.endGame();
+  const tag = options.saved?.match || options.signal?.game || "";
+  if (tag && !(await tabs(app).hold(tag))) return elsewhere(app, tag);
+  // This browser keeps one friend game (one save): a new one would end the one another
+  // tab plays. Say so instead, and offer to move that one here.
+  const current = options.saved ? null : savedGames().load();
+  if (unfinished(current) && current.match !== tag && (await tabs(app).isHeld(current.match))) {
+    tabs(app).release();
+    return elsewhere(app, current.match, t("friend.elsewhere_other"));
+  }
   app.startView?.dispose();
   app.startView = null;
   clear(app.screen);
@@ -327,6 +381,8 @@ export async function startFriend(app, options) {
   document.title = `${t("friend.title")} — ${t("title.site")}`;
   tabs(app);
   await ctrl.start();
+  // a new game's tag is made as it starts: held from then on
+  if (!tag && ctrl.match && app.game === ctrl) await tabs(app).hold(ctrl.match);
 }
 
 /** A short screen with one message and a way back. */
@@ -355,9 +411,16 @@ function joinScreen(app, signal) {
     disabled: stun && !servers,
     on: { click: () => startFriend(app, { mode: "friend", role: "guest", signal }) } },
   t("friend.join"));
+  // the game offered, before the player accepts (the host's claim: checked at the hello)
+  const offer = signal.about ? offerWords(signal.about, app.variants) : null;
   app.screen.append(h("section", { class: "friend-notice friend-join", id: "friend-join",
     "aria-labelledby": "friend-join-title" },
   h("h2", { id: "friend-join-title" }, t("friend.title.join")),
+  offer ? h("dl", { class: "friend-offer", id: "friend-offer" },
+    h("dt", {}, t("friend.offer.game")), h("dd", { "data-offer": "variant" }, offer.variant),
+    h("dt", {}, t("friend.offer.rules")), h("dd", { "data-offer": "rules" }, offer.rules),
+    h("dt", {}, t("friend.offer.time")), h("dd", { "data-offer": "clock" }, offer.clock))
+    : h("p", { id: "friend-offer" }, t("friend.offer.unknown")),
   h("p", {}, t(stun ? "friend.net.stun" : "friend.net.lan", { server: servers })),
   stun && !servers ? h("p", { role: "alert" }, t("friend.no_stun")) : null,
   unfinished(saved) ? h("p", {}, t("friend.join_replaces")) : null,
@@ -380,8 +443,15 @@ export async function openFriendCode(app, code) {
     notice(app, t("friend.own_link"));
     return;
   }
-  if (await tabs(app).pass(code)) {
+  // A tab of this browser that plays this game (Web Locks say so) gets the code, and time
+  // to answer; if it does not take it, the game is not opened here a second time.
+  const held = await tabs(app).isHeld(signal.game);
+  if (held !== false && (await tabs(app).pass(code, held ? ASK_MS : PASS_MS, signal.game))) {
     notice(app, t("friend.passed"));
+    return;
+  }
+  if (held) {
+    elsewhere(app, signal.game);
     return;
   }
   const saved = savedGames().load();

@@ -4,10 +4,12 @@
 import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
-import { Stats, describeSaved, resumeOptions, resumeViewer, keepSaving, countAtEnd } from "../ctrl/resume.js";
+import { Stats, SavedSummary, describeSaved, forgetSaved, resumeOptions, resumeViewer, keepSaving,
+  countAtEnd } from "../ctrl/resume.js";
 import { Guesses } from "./guesses.js";
 
 const stats = new Stats();
+const summary = new SavedSummary();
 
 /** A game on screen: marks and notes, saved after every change (against the CPU and on
  * one device), counted when it ends. */
@@ -16,7 +18,7 @@ export function watchGame(app, ctrl, view, saved = null) {
   countAtEnd(ctrl, stats, mode);
   if (mode === "friend") return;
   const guesses = new Guesses(view, saved);
-  keepSaving(ctrl, app.engine, () => ({ clock: Boolean(ctrl.opts.clock), ...guesses.pageData() }));
+  keepSaving(ctrl, app.engine, () => ({ clock: Boolean(ctrl.opts.clock), ...guesses.pageData() }), summary);
 }
 
 /** The saved game's summary in words: "Classic Junqi · against the CPU (Easy) · move 12". */
@@ -28,7 +30,16 @@ export function savedText(info) {
   return [t(`variant.${info.variant}`), mode, when].join(" · ");
 }
 
-/** The saved game, if any (checked): {saved, info} or null. */
+/** The saved game as the summary in local storage tells it, at once (before the engine
+ * is up): {saved, info} or null. */
+export function localSaved(app) {
+  const saved = summary.read();
+  const info = saved ? describeSaved(saved, app.variants) : null;
+  return info ? { saved, info } : null;
+}
+
+/** The saved game, if any, as the engine has it (checked): {saved, info} or null. The
+ * local summary is brought in line with it. */
 export async function loadSaved(app) {
   try {
     const reply = await app.engine.call({ op: "saved_game" });
@@ -36,11 +47,12 @@ export async function loadSaved(app) {
     const info = saved ? describeSaved(saved, app.variants) : null;
     if (saved && !info) {
       // Not a summary this page can read: refused like a damaged save.
-      await app.engine.call({ op: "forget_game" });
+      await forgetSaved(app.engine, summary);
       console.warn("saved game refused: its summary is damaged");
       app.resumeNotice = t("resume.refused");
       return null;
     }
+    if (reply?.ok) summary.write(saved?.summary ?? null, saved?.page);
     return info ? { saved, info } : null;
   } catch {
     return null;
@@ -52,6 +64,7 @@ export async function continueGame(app, info) {
   const reply = await app.engine.call({ op: "resume_game", viewer: resumeViewer(info) });
   if (!reply.ok) {
     console.warn("saved game refused:", reply.error?.message); // the engine's words, in English
+    summary.clear(); // the worker discarded it
     app.resumeNotice = t("resume.refused");
     app.showStart();
     return;
@@ -61,52 +74,62 @@ export async function continueGame(app, info) {
   await app.startGame({ ...resumeOptions(checked), restored: reply, saved: reply.page });
 }
 
-/** Before a new game replaces a saved game that is under way: ask. True to go on. (A saved
- * setup is replaced without asking: nothing was played yet. Before the engine is up the
- * start screen has not offered the saved game, so the new game starts at once.) */
+/** Before a new game replaces the saved game: ask. True to go on. Before the engine is up
+ * the local summary says whether there is one, so an early Play asks too. */
 export async function replaceSaved(app, options) {
-  if (options.mode === "friend" || !app.engine.ready) return true;
-  const found = await loadSaved(app);
-  if (!found || found.info.phase !== "play") return true;
+  if (options.mode === "friend") return true;
+  const found = app.engine.ready ? await loadSaved(app) : localSaved(app);
+  if (!found) return true;
   if (!(await app.confirm(t("resume.replace", { game: savedText(found.info) }), t("resume.replace_yes")))) {
     return false;
   }
-  await app.engine.call({ op: "forget_game" }).catch(() => {});
+  await forgetSaved(app.engine, summary);
   return true;
 }
 
 /** The player abandoned the game on screen (New game, Change mode): its save goes too. */
 export function abandonSaved(app, ctrl) {
   if (ctrl?.friend || !ctrl?.gameId) return; // a friend game keeps its own save
-  app.engine.call({ op: "forget_game" }).catch(() => {});
+  forgetSaved(app.engine, summary);
 }
 
-/** The start screen's box for the saved game (filled once the engine has read it). */
+/** The start screen's box for the saved game: from the local summary at once, then as the
+ * engine has it. */
 export function continueBox(app) {
   const box = h("div", { class: "continue-box", id: "continue-box", hidden: true });
   const notice = app.resumeNotice;
   app.resumeNotice = null;
+  let going = false; // Continue was pressed: the box waits for the engine
   const show = (found, message) => {
     clear(box);
     if (message) box.append(h("p", { class: "resume-notice", id: "resume-notice", role: "alert" }, message));
     if (found) {
+      const waiting = h("p", { class: "hint", id: "continue-waiting", role: "status", hidden: true });
       const go = h("button", { type: "button", class: "primary", id: "btn-continue",
-        on: { click: () => continueGame(app, found.info) } }, t("resume.continue"));
+        on: { click: () => {
+          going = true;
+          go.disabled = true;
+          if (!app.engine.ready) {
+            waiting.textContent = t("resume.waiting");
+            waiting.hidden = false;
+          }
+          continueGame(app, found.info);
+        } } }, t("resume.continue"));
       const forget = h("button", { type: "button", id: "btn-forget-saved",
         on: { click: async () => {
           if (!(await app.confirm(t("resume.forget_confirm"), t("resume.forget")))) return;
-          await app.engine.call({ op: "forget_game" }).catch(() => {});
+          await forgetSaved(app.engine, summary);
           show(null, "");
         } } }, t("resume.forget"));
       box.append(h("h3", { id: "continue-title" }, t("resume.title")),
         h("p", { class: "continue-what", id: "continue-what" }, savedText(found.info)),
-        h("div", { class: "row" }, go, forget));
+        h("div", { class: "row" }, go, forget), waiting);
     }
     box.hidden = !found && !message;
   };
-  show(null, notice);
+  show(localSaved(app), notice);
   loadSaved(app).then((found) => {
-    if (!box.isConnected) return; // the start screen was left meanwhile
+    if (!box.isConnected || going) return; // the start screen was left, or Continue pressed
     const message = notice || app.resumeNotice || "";
     app.resumeNotice = null;
     show(found, message);

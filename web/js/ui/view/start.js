@@ -7,6 +7,17 @@ import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
 import { Board } from "./board.js";
 import { friendOptions } from "./friend.js";
+import { STEP_LABELS, progressText } from "../../loader.js";
+
+/** The engine's loading steps in the page's language (loader.js fills in the numbers). */
+export function stepLabels() {
+  return Object.fromEntries(Object.keys(STEP_LABELS).map((key) => [key, t(`engine.step.${key}`)]));
+}
+
+/** Where the engine's start is, in words: "Downloading Python: 4.2 of 12.3 MB". */
+export function engineText(link) {
+  return progressText(link.progress, link.quietSeconds?.() ?? 0, stepLabels());
+}
 
 /** Radio "chips": a fieldset of radios styled as buttons. */
 function chips(name, legend, items, checked, onChange, extra = {}) {
@@ -257,7 +268,8 @@ export class StartView {
     const link = this.app.engine;
     this.root.dataset.engine = link.ready ? "ready" : "loading";
     this.engineNote.textContent = link.ready ? ""
-      : t("start.engine_loading", { percent: Math.round((link.progress.fraction || 0) * 100) });
+      : t("start.engine_loading", { percent: Math.round((link.progress.fraction || 0) * 100),
+        step: engineText(link) });
     this.engineNote.hidden = link.ready;
   }
 
