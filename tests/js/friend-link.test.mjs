@@ -57,6 +57,7 @@ test("a browser's description in a few bytes: nothing that matters lost", () => 
     const again = expandSDP(bytes);
     assert.deepEqual(essentials(again), essentials(sdp), name);
     assert.deepEqual(compactSDP(again), bytes, `${name}: the expanded text compacts the same`);
+    assert.equal(expandSDP(bytes), again, `${name}: the same bytes, the same text (pages compare it)`);
     assert.match(again, /^v=0\r\n/);
     assert.ok(again.endsWith("\r\n"));
   }

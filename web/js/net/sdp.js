@@ -306,7 +306,8 @@ export function compactSDP(sdp) {
 // --- bytes -> SDP --------------------------------------------------------------------------
 
 /** The description again, as a browser writes one (CRLF lines). `session`: the o= line's
- * session id (any number; a fresh one by default). */
+ * session id (any number; by default one made from the bytes, so the same bytes always
+ * give the same text, which pages compare to know a code they have seen). */
 export function expandSDP(bytes, session = null) {
   const r = new Reader(bytes);
   const head = r.byte();
@@ -346,7 +347,9 @@ export function expandSDP(bytes, session = null) {
       + `${related}${tcptype} generation 0`);
   }
   r.end();
-  const id = session ?? String(Math.floor(Math.random() * 2 ** 52));
+  let fnv = 0x811c9dc5; // FNV-1a of the bytes
+  for (const b of bytes) fnv = Math.imul(fnv ^ b, 0x01000193) >>> 0;
+  const id = session ?? String(fnv);
   return [...SESSION.map((l) => l.replace("{session}", id)), ...candidates,
     `a=ice-ufrag:${ufrag}`, `a=ice-pwd:${pwd}`, "a=ice-options:trickle", `a=fingerprint:${fingerprint}`,
     `a=setup:${setup}`, "a=mid:0", "a=sctp-port:5000", `a=max-message-size:${maxMessage}`, ""].join("\r\n");
