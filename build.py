@@ -161,7 +161,7 @@ def node_pins() -> dict[str, str]:
     """The npm packages the build uses, at the exact versions package.json pins."""
     package = json.loads((ROOT / "package.json").read_text())
     pins = {**package.get("dependencies", {}), **package.get("devDependencies", {})}
-    return {name: pins[name] for name in ("pyodide", "esbuild", "qrcode-generator")}
+    return {name: pins[name] for name in ("pyodide", "esbuild", "qrcode-generator", "jsqr")}
 
 
 def ensure_node_modules() -> Path:
@@ -202,7 +202,8 @@ def ensure_node_modules() -> Path:
 # The page's JavaScript as the browser gets it: the shell (main.js: engine, loader) and the
 # game UI (app.js and everything under ui/) each bundled into one file, so the start
 # screen costs three requests instead of twenty; the worker stays on its own.
-BUNDLES = ("js/main.js", "js/app.js")
+BUNDLES = ("js/main.js", "js/app.js", "js/net/qrscan.js")
+LAZY = ("js/net/qrscan.js",)  # loaded on first use (the QR decoder): not preloaded
 EXTERNAL = ("./build-info.js",)  # generated after bundling
 UNBUNDLED = ("js/worker.js",)  # a worker is no page module: minified on its own
 
@@ -462,6 +463,7 @@ def build(out: Path = DIST) -> dict:
         p.relative_to(assets_dir).as_posix()
         for p in (assets_dir / "js").rglob("*.js")
         if p.name not in ("worker.js", "main.js")  # a worker is no page module
+        and p.relative_to(assets_dir).as_posix() not in LAZY
     )
     preload = [f'<link rel="modulepreload" href="{assets_rel}/{m}">' for m in modules]
     preload += [

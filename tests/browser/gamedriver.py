@@ -7,6 +7,7 @@ side to move in `dests`), picks a random action and clicks it on the board.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -56,6 +57,60 @@ DOM_TEXTS_JS = """() => {
     for (const n of el.childNodes) {
       if (n.nodeType === 3 && n.nodeValue.trim()) out.push([el.tagName.toLowerCase(), n.nodeValue]);
     }
+  }
+  return out;
+}"""
+
+
+# Elements whose text is cut. Checked: overflow hidden / clip or an ellipsis with content
+# larger than the box; text wider than its own box (words running out of a button); an
+# element past the screen's sides that no scroller can bring in; a scrolling text box (the
+# message) whose newest line is out of view. Hidden and screen-reader-only text is skipped.
+CLIPPED_JS = """() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  const clips = (v) => v === 'hidden' || v === 'clip';
+  const scrolls = (v) => v === 'auto' || v === 'scroll';
+  const classes = (el) => typeof el.className === 'string' && el.className.trim()
+    ? '.' + el.className.trim().split(/\\s+/).join('.') : '';
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + classes(el);
+  for (const el of document.querySelectorAll('body *')) {
+    const skip ='svg, .sr-only, [hidden], dialog:not([open]), details:not([open]) > :not(summary)';
+    if (el.closest(skip)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+    const text = [...el.childNodes].some(n => n.nodeType === 3 && n.nodeValue.trim());
+    if (!text) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const why = [];
+    const wide = el.scrollWidth > el.clientWidth + 1;
+    const tall = el.scrollHeight > el.clientHeight + 1;
+    if (cs.textOverflow === 'ellipsis' && wide) why.push('ellipsis');
+    if (clips(cs.overflowX) && wide) why.push(`cut across ${el.scrollWidth}>${el.clientWidth}`);
+    if (clips(cs.overflowY) && tall) why.push(`cut below ${el.scrollHeight}>${el.clientHeight}`);
+    if (!clips(cs.overflowX) && !scrolls(cs.overflowX) && wide && cs.display !== 'inline')
+      why.push(`runs out of its box ${el.scrollWidth}>${el.clientWidth}`);
+    if (scrolls(cs.overflowY) && tall && el.scrollTop + el.clientHeight < el.scrollHeight - 2)
+      why.push('newest line out of view');
+    if (r.right > vw + 1 || r.left < -1) {
+      let p = el.parentElement, inside = false;
+      for (; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (scrolls(s.overflowX) && p.scrollWidth > p.clientWidth) { inside = true; break; }
+      }
+      if (!inside) why.push(`past the screen: ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (!clips(s.overflowX) && !clips(s.overflowY)) continue;
+      const q = p.getBoundingClientRect();
+      const beyond = r.bottom > q.bottom + 1 || r.right > q.right + 1
+        || r.top < q.top - 1 || r.left < q.left - 1;
+      if (beyond) why.push(`cut by ${name(p)}`);
+      break;
+    }
+    if (why.length) out.push({el: name(el), text: el.textContent.trim().slice(0, 60), why});
   }
   return out;
 }"""
@@ -315,6 +370,12 @@ def grid_label(page, square: str) -> str:
             f'.button-grid [data-sq="{square}"] .sr-only', "e => e.textContent"
         )
     )
+
+
+def assert_nothing_cut(page, where: str) -> None:
+    """No text on screen is cut (CLIPPED_JS)."""
+    bad = page.evaluate(CLIPPED_JS)
+    assert not bad, f"{where}: text cut: {json.dumps(bad, indent=1)}"
 
 
 def axe_scan(page, base_url: str, context: str = "body") -> list[dict]:

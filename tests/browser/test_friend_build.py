@@ -33,8 +33,30 @@ def test_the_page_gets_the_stun_list_and_the_qr_encoder(dist):
     assert data["stun"] == build.stun_servers()
     app = (assets / "js" / "app.js").read_text()
     assert "qrcode-generator" not in app, "bundled, not imported by name at run time"
+    assert_pinned("qrcode-generator")
+
+
+def assert_pinned(name: str) -> None:
+    """An npm package the page bundles: an exact version in package.json, the same locked."""
     package = json.loads((ROOT / "package.json").read_text())
     lock = json.loads((ROOT / "package-lock.json").read_text())
-    pin = package["dependencies"]["qrcode-generator"]
+    pin = package["dependencies"][name]
     assert re.fullmatch(r"\d+\.\d+\.\d+", pin), "pinned exactly"
-    assert lock["packages"]["node_modules/qrcode-generator"]["version"] == pin
+    assert lock["packages"][f"node_modules/{name}"]["version"] == pin
+
+
+def test_the_qr_decoder_is_pinned_bundled_apart_and_loaded_only_to_scan(dist):
+    """jsQR (npm, pinned) is bundled into js/net/qrscan.js of our own origin, which the
+    scanner imports on first use: not in the game UI's bundle, not preloaded at start."""
+    manifest = json.loads((dist / "build.json").read_text())
+    assets = dist / manifest["assets"]
+    decoder = (assets / "js" / "net" / "qrscan.js").read_text()
+    assert "attemptBoth" in decoder, "the decoder is in it"
+    by_name = re.search(r'from\s*"jsqr"|import\(\s*"jsqr"', decoder)
+    assert not by_name, "bundled, not imported by name"
+    app = (assets / "js" / "app.js").read_text()
+    assert "attemptBoth" not in app, "the decoder is not in the game UI's bundle"
+    assert "js/net/qrscan.js" in app, "the scanner finds it from our own origin"
+    index = (dist / "index.html").read_text()
+    assert "qrscan" not in index, "not preloaded: the start never pays for it"
+    assert_pinned("jsqr")

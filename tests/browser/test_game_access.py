@@ -201,7 +201,7 @@ def test_game_hotseat_move_clock(site, server):
     assert page.is_visible("#clock")
     assert page.locator("#clock svg.icon-clock").count() == 1  # drawn, not a font's emoji
     d.wait("moved", timeout=10_000)
-    assert "Time ran out" in d.message()
+    assert "Red ran out of time" in d.message(), "a time-out names who ran out of time"
     assert d.view()["timeouts"] == [1, 0]
     assert d.view()["turn"] == 1
     page.click("#btn-change-turn")

@@ -1,7 +1,8 @@
 """Phone first: at 360x740, 390x844, 844x390 and 1280x800, in setup, play and at the end,
 for every variant, the whole board and the buttons the moment needs are on screen without
-scrolling, tap targets are at least 44 px, piece names fit their tiles, and the board does
-not move between two moves. At 1280x800 nothing scrolls at all.
+scrolling, tap targets are at least 44 px, piece names fit their tiles, no text is cut
+(gamedriver.CLIPPED_JS), and the board does not move between two moves. At 1280x800
+nothing scrolls at all.
 
 One page does it all (the viewport changes size; one engine start): screenshots of every
 size and moment go to test-artifacts/layout-<variant>-<moment>-<size>.png."""
@@ -9,7 +10,7 @@ size and moment go to test-artifacts/layout-<variant>-<moment>-<size>.png."""
 from __future__ import annotations
 
 import pytest
-from gamedriver import ARTIFACTS, GameDriver, no_page_errors  # noqa: F401
+from gamedriver import ARTIFACTS, GameDriver, assert_nothing_cut, no_page_errors  # noqa: F401
 
 SIZES = {
     "360x740": (360, 740),
@@ -21,7 +22,7 @@ VARIANTS = ["classic", "blind", "gunjin"]
 NEEDED = {
     "setup": ["#btn-random", "#btn-mirror", "#btn-previous", "#btn-confirm"],
     "play": ["#btn-resign"],
-    "over": ["#btn-rematch", "#btn-record", "#btn-again"],
+    "over": ["#btn-rematch", "#btn-replay", "#btn-again"],
 }
 ALWAYS = ["#status", "#message", "#game-menu-toggle"]
 
@@ -71,6 +72,7 @@ def check_layout(page, moment: str, size: str) -> None:
             assert box["h"] >= 43.5 and box["w"] >= 43.5, f"{size} {moment}: {sel} is {box}"
     bad = page.evaluate(FIT_JS)
     assert not bad, f"{size} {moment}: piece names that do not fit: {bad[:5]}"
+    assert_nothing_cut(page, f"{size} {moment}")
 
 
 def check_rank_numbers(page, d) -> None:
@@ -176,6 +178,21 @@ def test_game_perspective_view_and_sound(layout_page):
         "getComputedStyle(document.querySelector('svg.board g.pc .face')).transform"
     )
     assert stand != "none", stand  # the pieces are stood up again
+    # The tilt is the player's: a slider in the menu, live, remembered.
+    d.open_menu()
+    assert page.get_attribute("#tilt-option", "value") == "35"
+    page.eval_on_selector(
+        "#tilt-option",
+        "r => { r.value = '20'; r.dispatchEvent(new Event('input', {bubbles: true})); }",
+    )
+    d.close_menu()
+    assert (
+        page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--tilt')")
+        == "20deg"
+    )
+    flatter = page.evaluate("getComputedStyle(document.querySelector('svg.board')).transform")
+    assert flatter != tilt and flatter.startswith("matrix3d"), (flatter, tilt)
+    assert page.evaluate("JSON.parse(localStorage.getItem('junqi.prefs.v1'))")["tilt"] == 20
     for size in ("390x844", "844x390", "1280x800", "360x740"):
         w, h = SIZES[size]
         page.set_viewport_size({"width": w, "height": h})

@@ -116,7 +116,7 @@ def test_game_vs_cpu_to_the_end(site, server, variant):
     assert axe_scan(page, server.url) == []
     # The record the player saves replays, in the engine, to the same end.
     with page.expect_download() as download:
-        page.click("#btn-record")
+        page.click("#btn-save-json")
     assert download.value.suggested_filename.startswith(f"junqi-{variant}-")
     record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     replayed = import_record(record)

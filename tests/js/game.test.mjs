@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { GameController, Stale } from "../../web/js/ui/ctrl/game.js";
 import * as i18n from "../../web/js/ui/i18n.js";
+import * as words from "../../web/js/ui/ctrl/words.js";
 import { bridge, useLanguage, fakeTimers, memoryStore, until, counter } from "./support.mjs";
 
 let engine;
@@ -158,6 +159,8 @@ test("hot seat: the curtain holds no ranks; a draw offer is said once", async ()
   assert.equal(g.messageText(), "You make the first move.");
   await g.offer();
   assert.match(g.messageText(), /You offered a draw/);
+  // The offer says what it waits for: Blue's answer, until the end of Blue's turn.
+  assert.match(g.messageText(), /Blue may accept or decline your draw offer until the end of their next turn/);
   const [from, targets] = Object.entries(g.view.dests.moves)[0];
   await g.tap(from);
   await g.tap(targets[0].to);
@@ -171,6 +174,7 @@ test("hot seat: the curtain holds no ranks; a draw offer is said once", async ()
   assert.ok(g.offerPending());
   const text = g.messageText();
   assert.equal(text.split("offers a draw").length - 1, 1, text);
+  assert.match(text, /accept or decline it, or move on and the offer lapses/);
   assert.equal(g.controls().accept.shown, true);
   await g.answer(false);
   assert.equal(g.offerPending(), false);
@@ -258,4 +262,101 @@ test("a layout confirmed as the first player is offered, turned round, when play
   // the flag stood in b1 or d1; turned round it stands in Blue's headquarters, d12 or b12
   const flag = { b1: "d12", d1: "b12" }[Object.keys(mine).find((sq) => mine[sq] === "flag")];
   assert.equal(second.view.board[flag].kind, "flag");
+});
+
+test("setup Undo takes back each change in turn: swaps, random and mirrored layouts", async () => {
+  const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
+  await g.start();
+  const layout = () => JSON.stringify(g.ownLayout());
+  assert.equal(g.controls().undo.shown, true);
+  assert.equal(g.controls().undo.enabled, false, "nothing to undo yet");
+  const first = layout();
+  const own = Object.keys(g.ownLayout()).filter((sq) => sq.endsWith("3") && !sq.startsWith("hq"));
+  await g.tap(own[0]);
+  await g.tap(own[1]);
+  const swapped = layout();
+  assert.notEqual(swapped, first);
+  await g.randomLayout();
+  const random = layout();
+  await g.mirror();
+  assert.notEqual(layout(), random);
+  assert.equal(g.controls().undo.enabled, true);
+  assert.deepEqual(await callsDuring(() => g.undo()), ["setup_set"]);
+  assert.equal(layout(), random, "the mirror is undone");
+  assert.match(g.messageText(), /Undone: the left-right swap/);
+  await g.undo();
+  assert.equal(layout(), swapped, "the random layout is undone");
+  await g.undo();
+  assert.equal(layout(), first, "the swap is swapped back");
+  assert.match(g.messageText(), new RegExp(`Undone: the swap of ${own[0]} and ${own[1]}`));
+  assert.equal(g.controls().undo.enabled, false, "back at the start: nothing more to undo");
+  assert.deepEqual(await callsDuring(() => g.undo()), [], "an Undo with nothing to undo asks nothing");
+  // Confirmed: the setup is over, and so is its Undo.
+  await g.tap(own[0]);
+  await g.tap(own[1]);
+  await g.confirm();
+  await until(g, "play");
+  assert.equal(g.controls().undo.shown, false);
+  assert.equal(g.canUndo(), false);
+  g.dispose();
+});
+
+test("hot seat: the curtain forgets the last player's undo steps", async () => {
+  const g = game({ variant: "classic", mode: "hotseat" });
+  await g.start();
+  await g.openCurtain();
+  assert.equal(g.ui, "setup");
+  await g.randomLayout();
+  assert.equal(g.canUndo(), true);
+  await g.confirm();
+  await until(g, "curtain");
+  assert.deepEqual(g.undoStack, [], "no layout of the first player is kept under the curtain");
+  await g.openCurtain();
+  assert.equal(g.canUndo(), false);
+  g.dispose();
+});
+
+test("hot-seat clock: a move time-out names who ran out of time", async () => {
+  const timers = fakeTimers();
+  const g = game({ variant: "classic", mode: "hotseat", clock: true },
+    { timers, setupSeconds: 60, clockSeconds: 2 });
+  await g.start();
+  for (const seat of [0, 1]) {
+    await g.openCurtain();
+    assert.equal(g.viewer, seat);
+    await g.confirm();
+  }
+  await g.openCurtain();
+  assert.equal(g.ui, "play");
+  timers.advance(2100);
+  await until(g, "moved");
+  assert.match(g.messageText(), /^Red ran out of time: the turn passes \(time-outs 1\/3\)/);
+  g.dispose();
+});
+
+test("Blind on one device: 'You' and 'the other player' while a player looks", async () => {
+  const g = game({ variant: "blind", mode: "hotseat" });
+  await g.start();
+  assert.equal(g.ui, "curtain");
+  assert.equal(g.sideName(0), "First player", "at the curtain: the seats by their order");
+  assert.match(g.curtainText().text, /First player/);
+  await g.openCurtain();
+  assert.equal(g.ui, "play");
+  assert.equal(g.sideName(0), "You");
+  assert.equal(g.sideName(1), "The other player");
+  assert.equal(g.statusText(), "Your turn.");
+  await g.tap(g.view.dests.flips[0]);
+  assert.equal(g.ui, "moved");
+  assert.match(g.sideName(0), /^You \((red|blue)\)$/);
+  assert.match(g.sideName(1), /^The other player \((red|blue)\)$/);
+  assert.match(g.sidesText(), /^You \(\w+\) · The other player \(\w+\)$/);
+  await g.changeTurn();
+  assert.match(g.sideName(1), /^Second player/, "the curtain again: the seats by their order");
+  await g.openCurtain();
+  // The second player reads the first one's flip in the same words.
+  assert.equal(g.viewer, 1);
+  assert.match(g.messageText(), /^The other player \(\w+\) flips /);
+  const line = words.moveLine(g.view.history[0], g.ctx());
+  assert.match(line, /^1\. The other player \(\w+\): flips/);
+  g.dispose();
 });

@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Settings } from "../../web/js/ui/ctrl/settings.js";
+import { Settings, TILT } from "../../web/js/ui/ctrl/settings.js";
 import { memoryStore } from "./support.mjs";
 
 test("pieces show characters in Chinese and Japanese, words elsewhere, until chosen", () => {
@@ -43,4 +43,22 @@ test("rank numbers, sound and the perspective view are remembered", () => {
   assert.deepEqual(seen, ["ranks", "sound", "view3d"]);
   const again = new Settings(store, () => "en");
   assert.deepEqual(again.snapshot(), { labels: "words", ranks: true, view3d: true, sound: false });
+});
+
+test("the perspective view's tilt is the player's, kept within its range and steps", () => {
+  const store = memoryStore();
+  const settings = new Settings(store, () => "en");
+  assert.equal(settings.tilt, TILT.standard);
+  settings.set("tilt", 20);
+  assert.equal(new Settings(store, () => "en").tilt, 20, "remembered");
+  settings.set("tilt", 90);
+  assert.equal(settings.tilt, TILT.max);
+  settings.set("tilt", -5);
+  assert.equal(settings.tilt, TILT.min);
+  settings.set("tilt", 27);
+  assert.equal(settings.tilt, 25, "in steps of five degrees");
+  settings.set("tilt", "nonsense");
+  assert.equal(settings.tilt, 25, "a value that is no number is refused");
+  store.set("tilt", "garbage");
+  assert.equal(settings.tilt, TILT.standard, "a damaged saved value falls back");
 });

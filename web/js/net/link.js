@@ -1,11 +1,20 @@
-// Signalling by link: one side's WebRTC description (its SDP, gathered whole, no trickle)
-// packed into a URL fragment, which browsers never send to a server. Knows no game rules.
+// Signalling by link: one side's WebRTC description (gathered whole, no trickle) packed
+// into a URL fragment, which browsers never send to a server. Knows no game rules.
 //
 //   const code = await encodeSignal({kind: "offer", net: "lan", game: "", sdp, about});
-//   const url = signalURL(location.href, code);      // the page address, #friend=J1…
+//   const url = signalURL(location.href, code);      // the page address, #friend=J2…
 //   const signal = await decodeSignal(textOrURL);     // {kind, net, game, sdp, about}; throws LinkError
 //
-// The code: "J1" + base64url(deflate-raw(UTF-8 of "kind\nnet\ngame\n" [+ about + "\n"] + sdp)).
+// Two forms of code, both read:
+// - "J2" (made whenever it can be): the description's few facts that matter (net/sdp.js:
+//   ICE credentials, fingerprint, role, candidates) with the kind, net, game tag and the
+//   game offered, about 100-130 bytes, written in base 42: digits, capital letters and
+//   $ * - . / : (two bytes in three characters), which a QR code stores in its
+//   alphanumeric mode at 5.5 bits a character; a last check character (0-9, A-Z) catches a
+//   code cut short or mistyped. A link of ~200-250 characters: a QR code of version 8 or 9.
+// - "J1": base64url(deflate-raw(UTF-8 of "kind\nnet\ngame\n" [+ about + "\n"] + the whole
+//   SDP)), ~700-900 characters, for a description with no compact form (another browser's,
+//   an unusual one).
 // `game` is a short public tag of the game a reconnection belongs to; `net` is "lan" (no
 // outside server) or "stun" (the page asks its own build's STUN server; a link never names
 // a server to contact). `about` (optional, offers only) is the game offered, as JSON
@@ -13,8 +22,15 @@
 // shows before the player accepts (null when the link has none). It is the sender's claim:
 // the page that joins checks it against the game the other page then starts.
 
+import { compactSDP, expandSDP, essentials, SdpError } from "./sdp.js";
+
 export const FRAGMENT_KEY = "friend";
 const PREFIX = "J1";
+const COMPACT = "J2";
+// Base 42: the QR alphanumeric characters that need no escaping in a URL fragment (not the
+// space, "%" or "+", which a fragment parser turns into a space).
+export const BASE42 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ$*-./:";
+const CHECK = BASE42.slice(0, 36); // the check character: a letter or a digit, never punctuation
 const KINDS = { o: "offer", a: "answer" };
 const NETS = ["lan", "stun"];
 const MAX_CODE = 8000; // characters of a code we accept (a real one is ~700-900)
@@ -93,16 +109,132 @@ export function checkAbout(about) {
   return { rules: { variant: rules.variant, preset: rules.preset, options }, clock };
 }
 
-/** {kind: "offer"|"answer", net: "lan"|"stun", game: tag or "", sdp, about} -> the code. */
-export async function encodeSignal({ kind, net, game = "", sdp, about = null }) {
+/** {kind: "offer"|"answer", net: "lan"|"stun", game: tag or "", sdp, about} -> the code:
+ * the compact form when the description has one (`compact: false` forces the long form). */
+export async function encodeSignal({ kind, net, game = "", sdp, about = null }, { compact = true } = {}) {
   const letter = Object.keys(KINDS).find((k) => KINDS[k] === kind);
   if (!letter || !NETS.includes(net)) throw new LinkError("not a signal");
   if (!/^[0-9a-f]{0,32}$/.test(game)) throw new LinkError("a game tag is short hex");
   const line = about ? `${JSON.stringify(checkAbout(about))}\n` : "";
   if (line.length > MAX_ABOUT || (line && kind !== "offer")) throw new LinkError("not a signal");
+  const short = compact ? compactCode(letter, net, game, sdp, about) : null;
+  if (short) return short;
   const text = `${letter}\n${net}\n${game}\n${line}${sdp}`;
   const packed = await pipe(new TextEncoder().encode(text), new CompressionStream("deflate-raw"));
   return PREFIX + toBase64url(packed);
+}
+
+/** The J2 code, or null when the description (or the game offered) has no compact form.
+ * Bytes: flags (answer, stun, a game offered), the game tag's length and bytes, the game
+ * offered as a short JSON array [variant, preset, options, [deploy, move] | null] with its
+ * length, then the description's bytes (net/sdp.js). */
+function compactCode(letter, net, game, sdp, about) {
+  if (game.length % 2) return null;
+  const short = compactSDP(sdp);
+  // Never send a compact form that lost something: its description must say the same.
+  if (!short || JSON.stringify(essentials(expandSDP(short, "0"))) !== JSON.stringify(essentials(sdp))) return null;
+  const tag = hexBytes(game);
+  let offered = [];
+  if (about) {
+    const { rules, clock } = about;
+    const json = JSON.stringify([rules.variant, rules.preset, rules.options, clock && [clock.deploy, clock.move]]);
+    offered = [...new TextEncoder().encode(json)];
+    if (offered.length > 255) return null;
+    offered.unshift(offered.length);
+  }
+  const flags = (letter === "a" ? 1 : 0) | (net === "stun" ? 2 : 0) | (about ? 4 : 0);
+  const bytes = Uint8Array.from([flags, tag.length, ...tag, ...offered, ...short]);
+  return COMPACT + toBase42(bytes) + checkChar(bytes);
+}
+
+/** bytes -> base 42, two bytes in three characters (the last odd byte in two). */
+export function toBase42(bytes) {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 2) {
+    let n = i + 1 < bytes.length ? bytes[i] * 256 + bytes[i + 1] : bytes[i];
+    const width = i + 1 < bytes.length ? 3 : 2;
+    for (let k = 0; k < width; k++) {
+      out += BASE42[n % 42];
+      n = Math.floor(n / 42);
+    }
+  }
+  return out;
+}
+
+/** base 42 -> bytes; LinkError on a character or a length no code has. */
+export function fromBase42(text) {
+  if (text.length % 3 === 1) throw new LinkError("the code is cut short or damaged");
+  const out = [];
+  for (let i = 0; i < text.length; i += 3) {
+    const chunk = text.slice(i, i + 3);
+    let n = 0;
+    for (let k = chunk.length - 1; k >= 0; k--) {
+      const digit = BASE42.indexOf(chunk[k]);
+      if (digit < 0) throw new LinkError("the code has characters a code never has");
+      n = n * 42 + digit;
+    }
+    if (chunk.length === 3) {
+      if (n > 0xffff) throw new LinkError("the code is damaged");
+      out.push(n >> 8, n & 255);
+    } else {
+      if (n > 0xff) throw new LinkError("the code is damaged");
+      out.push(n);
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+/** One character (0-9, A-Z) from a CRC-8 of the bytes. */
+function checkChar(bytes) {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return CHECK[crc % 36];
+}
+
+function hexBytes(text) {
+  const out = [];
+  for (let i = 0; i < text.length; i += 2) out.push(parseInt(text.slice(i, i + 2), 16));
+  return out;
+}
+
+/** A compact code's body -> {kind, net, game, sdp, about}. */
+function decodeCompact(body) {
+  if (body.length < 2) throw new LinkError("the code is cut short or damaged");
+  const bytes = fromBase42(body.slice(0, -1));
+  if (checkChar(bytes) !== body.slice(-1)) throw new LinkError("the code is cut short or damaged");
+  const damaged = () => new LinkError("the code is damaged");
+  const [flags, length] = bytes;
+  if (bytes.length < 2 || flags & ~7 || length > 16 || bytes.length < 2 + length) throw damaged();
+  const game = Array.from(bytes.subarray(2, 2 + length), (b) => b.toString(16).padStart(2, "0")).join("");
+  let at = 2 + length;
+  let about = null;
+  if (flags & 4) {
+    if (flags & 1) throw damaged(); // only an offer names a game
+    const size = bytes[at];
+    if (size === undefined || at + 1 + size > bytes.length) throw damaged();
+    let fields;
+    try {
+      fields = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(at + 1, at + 1 + size)));
+    } catch {
+      throw damaged();
+    }
+    if (!Array.isArray(fields) || fields.length !== 4) throw damaged();
+    const [variant, preset, options, clock] = fields;
+    const time = Array.isArray(clock) && clock.length === 2 ? { deploy: clock[0], move: clock[1] } : clock;
+    about = checkAbout({ rules: { variant, preset, options }, clock: time });
+    at += 1 + size;
+  }
+  let sdp;
+  try {
+    sdp = expandSDP(bytes.subarray(at));
+  } catch (err) {
+    if (err instanceof SdpError) throw new LinkError("the code holds no connection description");
+    throw err;
+  }
+  return { kind: flags & 1 ? "answer" : "offer", net: flags & 2 ? "stun" : "lan", game, sdp, about };
 }
 
 /** The code inside a pasted link, a fragment or a bare code (spaces and line breaks in a
@@ -116,11 +248,18 @@ export function codeFrom(input) {
   return text.replace(/\s+/g, "");
 }
 
-/** A pasted link or code -> {kind, net, game, sdp}; LinkError says what is wrong. */
+/** Whether a text (a scanned QR code, a paste) holds a friend-game code at all. */
+export function isSignalText(text) {
+  return /^J[12]/i.test(codeFrom(text));
+}
+
+/** A pasted link or code -> {kind, net, game, sdp, about}; LinkError says what is wrong. */
 export async function decodeSignal(input) {
   const code = codeFrom(input);
   if (!code) throw new LinkError("there is no code");
   if (code.length > MAX_CODE) throw new LinkError("the code is far too long");
+  // (a compact code has no small letters: one typed in small letters is read all the same)
+  if (code.toUpperCase().startsWith(COMPACT)) return decodeCompact(code.slice(COMPACT.length).toUpperCase());
   if (!code.startsWith(PREFIX)) throw new LinkError("this is not a friend-game code");
   let bytes;
   try {

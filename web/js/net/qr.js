@@ -4,12 +4,26 @@
 
 import qrcode from "qrcode-generator";
 
+// What QR's alphanumeric mode holds (5.5 bits a character instead of 8).
+const ALPHANUMERIC = /[0-9A-Z $%*+\-./:]*$/;
+const MIN_RUN = 12; // a shorter run does not pay for a second segment's header
+
+/** The QR version (1-40) of a code `size` modules a side. */
+export const qrVersion = (size) => (size - 17) / 4;
+
 /** {size, path}: `size` modules a side (without the quiet zone); `path` draws every dark
- * module as a 1x1 square, in module units. Error correction "L": a link of ~800
- * characters still fits a version a phone camera reads from a screen. */
+ * module as a 1x1 square, in module units. A text ending in capitals, digits and QR's few
+ * signs (a compact friend code, net/link.js) is stored in two segments, the end in the
+ * alphanumeric mode: a smaller code. Error correction "L": fine from a screen. */
 export function qrPath(text, level = "L") {
   const qr = qrcode(0, level);
-  qr.addData(text, "Byte");
+  const tail = ALPHANUMERIC.exec(text)[0];
+  if (tail.length >= MIN_RUN) {
+    if (tail.length < text.length) qr.addData(text.slice(0, text.length - tail.length), "Byte");
+    qr.addData(tail, "Alphanumeric");
+  } else {
+    qr.addData(text, "Byte");
+  }
   qr.make();
   const size = qr.getModuleCount();
   const parts = [];

@@ -33,7 +33,7 @@ const NO_EFFECTS = {
   move: async () => {}, // slide a piece before the new view is drawn
   events: () => {}, // flashes and sounds for events, after the new view is drawn
   say: () => {}, // the live region
-  focus: () => {}, // "changeTurn" | "rematch" | "curtain" | "board"
+  focus: () => {}, // "changeTurn" | "rematch" | "curtain" | "board" | "next" (if focus was lost)
   end: () => {}, // the game just ended: {winner, reason}, viewer
 };
 
@@ -88,12 +88,19 @@ export class GameController {
     this.listeners = [];
     this.lines = []; // the message line: functions, so a language change re-translates it
     this.resetMarks();
+    this.resetUndo();
   }
 
   resetMarks() {
     this.selected = null; // play: the piece whose destinations are shown
     this.pick = null; // setup: the first piece of a swap
     this.refused = null; // setup: the square a refused swap names
+  }
+
+  /** Setup: the layouts before each change, newest last (Undo goes back one at a time).
+   * Only the looking seat's own pieces; emptied when the seat stops looking. */
+  resetUndo() {
+    this.undoStack = [];
   }
 
   subscribe(fn) {
@@ -112,7 +119,10 @@ export class GameController {
 
   messageText() {
     const parts = this.lines.map((f) => f()).filter(Boolean);
-    if (this.offerPending()) parts.push(t("offer.pending", { side: this.sideName(1 - this.viewer) }));
+    const other = this.viewer === null ? null : this.sideName(1 - this.viewer);
+    if (this.offerPending()) parts.push(t("offer.pending", { side: other }));
+    // The player's own offer: what it waits for, and until when.
+    if (this.ownOfferPending()) parts.push(t("offer.waiting", { side: other }));
     return parts.join(" ");
   }
 
@@ -220,12 +230,21 @@ export class GameController {
       this.ui = "setup";
       this.setMessage(() => t("setup.hint"));
       this.changed();
+      this.focusNext();
       return;
     }
     if (v.turn === this.cpuSeat) return this.runCpu();
     this.ui = "play";
     if (!this.lines.length && this.variant === "blind") this.setMessage(() => t("play.blind_hint"));
     this.changed();
+    this.focusNext();
+  }
+
+  /** The player acts on the board next: a new game puts focus there; later only when
+   * focus was lost (its button went away), never away from where the player is. */
+  focusNext() {
+    this.fx.focus(this.focusedOnce ? "next" : "board");
+    this.focusedOnce = true;
   }
 
   /** A tap (or Enter on the button grid) on a square. */
@@ -263,10 +282,13 @@ export class GameController {
     this.pick = null;
     this.busy = true;
     this.changed();
+    const before = this.ownLayout();
     const reply = await this.call({ op: "setup_swap", player: this.viewer, a, b: name });
     this.busy = false;
     if (reply.ok) {
       this.view = reply.view;
+      this.undoStack.push({ key: this.setupKey(), layout: before,
+        what: () => t("setup.undo.swap", { a, b: name }) });
       this.setMessage(() => t("setup.swapped", { a, b: name }));
     } else {
       this.refused = reply.error.square || name;
@@ -290,9 +312,20 @@ export class GameController {
 
   async _setupOp(op, extra) {
     if (this.ui !== "setup" || this.busy) return;
+    const before = this.ownLayout();
+    await this.changeSetup({ op, seed: this.random(), ...extra }, () => {
+      this.undoStack.push({ key: this.setupKey(), layout: before, what: () => t(`setup.undo.${op}`) });
+      this.setMessage(() => t(`setup.done.${op}`));
+    });
+  }
+
+  /** A change of this seat's layout asked of the engine: the new view and `done()`, or
+   * the refusal said. Focus goes to the board if its button went out of use (Undo at the
+   * start). */
+  async changeSetup(request, done) {
     this.busy = true;
     this.changed();
-    const reply = await this.call({ op, player: this.viewer, seed: this.random(), ...extra });
+    const reply = await this.call({ player: this.viewer, ...request });
     this.busy = false;
     this.resetMarks();
     if (!reply.ok) {
@@ -300,10 +333,44 @@ export class GameController {
       this.setMessage(() => this.refusal(error));
     } else {
       this.view = reply.view;
-      this.setMessage(() => t(`setup.done.${op}`));
+      done();
     }
     this.changed();
     this.fx.say(this.messageText());
+    this.fx.focus("next");
+  }
+
+  /** The looking seat's pieces as they stand: square -> kind. */
+  ownLayout() {
+    const seat = this.viewer;
+    return Object.fromEntries(Object.entries(this.view?.board || {})
+      .filter(([, p]) => p.owner === seat && p.kind).map(([sq, p]) => [sq, p.kind]));
+  }
+
+  /** Which setup a change belongs to (a friend's rematch is a new setup in the same game). */
+  setupKey() {
+    return [this.gameId, this.viewer, this.view?.fair?.game ?? ""].join("|");
+  }
+
+  /** Whether Undo has a change of this setup to take back. */
+  canUndo() {
+    const top = this.undoStack[this.undoStack.length - 1];
+    return this.ui === "setup" && Boolean(top) && top.key === this.setupKey();
+  }
+
+  /** Setup: take back the last change (a swap is swapped back; a random, mirrored or
+   * previous layout gives way to the one before it), one step at a time. */
+  undo() {
+    return this.guard(() => this._undo());
+  }
+
+  async _undo() {
+    if (!this.canUndo() || this.busy) return;
+    const step = this.undoStack[this.undoStack.length - 1];
+    await this.changeSetup({ op: "setup_set", layout: step.layout }, () => {
+      this.undoStack.pop();
+      this.setMessage(() => t("setup.undone", { what: step.what() }));
+    });
   }
 
   randomLayout() {
@@ -359,6 +426,7 @@ export class GameController {
       return;
     }
     this.resetMarks();
+    this.resetUndo();
     if (this.cpu) {
       // "Previous layout": the last layout confirmed on this seat in a game against the
       // CPU (never from two-player games, where the other player could load it).
@@ -488,6 +556,13 @@ export class GameController {
       && v.offer_by === 1 - this.viewer && v.actions.includes("accept");
   }
 
+  /** This player's draw offer waits for the other's answer. */
+  ownOfferPending() {
+    const v = this.view;
+    return ["play", "wait", "moved"].includes(this.ui) && Boolean(v) && this.viewer !== null
+      && v.phase === "play" && v.offer_by === this.viewer;
+  }
+
   offer() {
     if (this.viewer === null || this.busy || !this.view?.actions.includes("offer")) {
       return Promise.resolve(false);
@@ -518,6 +593,7 @@ export class GameController {
     // Forget everything the last player saw before asking for the public view.
     this.viewer = null;
     this.resetMarks();
+    this.resetUndo();
     this.setMessage();
     this.fx.say("");
     this.curtainSeat = seat;
@@ -700,12 +776,21 @@ export class GameController {
   }
 
   isYou(seat) {
-    return this.cpu && seat === this.human;
+    return (this.cpu && seat === this.human) || (this.blindLooking() && seat === this.viewer);
+  }
+
+  /** Blind Junqi on one device while a player looks: the seats have no colour of their
+   * own, so they are "You" and "the other player", as against the CPU or a friend (at
+   * the curtain and at the end, when both may look, the first and second player). */
+  blindLooking() {
+    return !this.cpu && this.variant === "blind" && this.viewer !== null
+      && ["setup", "play", "moved", "wait"].includes(this.ui);
   }
 
   sideName(seat) {
     let name = this.cpu ? t(seat === this.human ? "side.you" : "side.cpu")
-      : t(`side.${this.variant}.${seat}`);
+      : this.blindLooking() ? t(seat === this.viewer ? "side.you" : "side.other")
+        : t(`side.${this.variant}.${seat}`);
     const colours = this.view?.colours;
     if (this.variant === "blind" && colours) {
       name = t("side.with_colour", { side: name, colour: t(`colour.${colours[seat]}`) });
@@ -750,7 +835,8 @@ export class GameController {
       case "over": return v.result ? words.resultText(v.result, this.ctx()) : "";
       case "play":
         if (v.turn !== this.viewer) return t("status.waiting");
-        return this.cpu ? t("status.your_turn") : t("status.turn_side", { side: this.sideName(this.viewer) });
+        return this.isYou(this.viewer) ? t("status.your_turn")
+          : t("status.turn_side", { side: this.sideName(this.viewer) });
       default: return "";
     }
   }
@@ -870,6 +956,7 @@ export class GameController {
     const playing = looking && ["play", "wait", "moved"].includes(ui);
     const show = (shown, enabled = true) => ({ shown, enabled: shown && enabled && !busy });
     return {
+      undo: show(setup, this.canUndo()),
       random: show(setup),
       mirror: show(setup),
       previous: show(setup, this.hasPrevious()),

@@ -1,10 +1,13 @@
 // Display settings, remembered: what pieces show (Chinese/Japanese characters or words),
-// rank numbers, sound, the perspective view, deduction notes. No DOM.
+// rank numbers, sound, the perspective view and its tilt, deduction notes. No DOM.
 //
 // "labels" defaults to the characters in Chinese and Japanese and to words elsewhere, until
 // the player chooses (then the choice stays, whatever the language).
 
 const CHARACTER_LANGUAGES = ["zh", "ja"];
+
+/** The perspective view's tilt in degrees: the player sets it between these. */
+export const TILT = { min: 10, max: 50, step: 5, standard: 35 };
 
 export class Settings {
   /** store: {get(name, fallback), set(name, value)}; language: () => "en" | ... */
@@ -39,9 +42,17 @@ export class Settings {
     return Boolean(this.store.get("view3d", false));
   }
 
+  /** How far the perspective view tilts the board, in degrees. */
+  get tilt() {
+    const saved = Number(this.store.get("tilt", TILT.standard));
+    return Number.isFinite(saved) ? clampTilt(saved) : TILT.standard;
+  }
+
   set(name, value) {
     if (name === "labels" && !["characters", "words"].includes(value)) return;
-    this.store.set(name, name === "labels" ? value : Boolean(value));
+    if (name === "tilt" && !Number.isFinite(Number(value))) return;
+    const stored = name === "labels" ? value : name === "tilt" ? clampTilt(Number(value)) : Boolean(value);
+    this.store.set(name, stored);
     for (const fn of this.listeners) fn(name);
   }
 
@@ -54,4 +65,9 @@ export class Settings {
   snapshot() {
     return { labels: this.labels, ranks: this.ranks, view3d: this.view3d, sound: this.sound };
   }
+}
+
+function clampTilt(degrees) {
+  const stepped = Math.round(degrees / TILT.step) * TILT.step;
+  return Math.min(TILT.max, Math.max(TILT.min, stepped));
 }

@@ -97,7 +97,9 @@ export function ownText(ev, ctx, timeouts, maxTimeouts) {
     return ev.offer_lapsed ? `${text} ${t("say.offer_lapsed")}` : text;
   }
   if (ev.type === "flip") return t("say.own_flip", { sq: ev.square, piece: ctx.flipName(ev) });
-  if (ev.type === "timeout") return t("say.own_timeout", { n: timeouts, max: maxTimeouts });
+  if (ev.type === "timeout") {
+    return subject("say.own_timeout", ev.player, { side: ctx.side(ev.player), n: timeouts, max: maxTimeouts }, ctx);
+  }
   if (ev.type === "offer") return t("say.own_offer");
   if (ev.type === "resign") return t("say.own_resign");
   return eventText(ev, ctx);

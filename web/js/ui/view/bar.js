@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import * as i18n from "../i18n.js";
+import { TILT } from "../ctrl/settings.js";
 
 const t = i18n.t;
 
@@ -32,9 +33,11 @@ export class AppBar {
 
   build() {
     const settings = this.settings;
+    // The menu closes first; focus waits on its button, where a dialog gives it back.
     const item = (id, key, action) => h("button", { type: "button", id, class: "menu-item",
       "data-i18n": key, on: { click: () => {
         this.close();
+        this.toggle.focus({ preventScroll: true });
         action();
       } } }, t(key));
     this.gameItems = h("div", { class: "menu-section", id: "menu-game" },
@@ -63,6 +66,10 @@ export class AppBar {
       view3d: check("view3d-option", "view3d"),
       notes: check("notes-menu-option", "notes"),
     };
+    // The perspective view's tilt, live while the slider moves.
+    this.tiltRange = h("input", { type: "range", id: "tilt-option", min: TILT.min, max: TILT.max,
+      step: TILT.step, value: settings.tilt });
+    this.tiltRange.addEventListener("input", () => settings.set("tilt", Number(this.tiltRange.value)));
     const row = (control, labelKey) => {
       const label = h("label", { for: control.id, "data-i18n": labelKey }, t(labelKey));
       return h("div", { class: `menu-row ${control.type === "checkbox" ? "check" : ""}` },
@@ -76,19 +83,46 @@ export class AppBar {
         row(this.checks.ranks, "toolbar.ranks"),
         row(this.checks.sound, "toolbar.sound"),
         row(this.checks.view3d, "toolbar.view3d"),
+        row(this.tiltRange, "toolbar.tilt"),
         row(this.checks.notes, "toolbar.notes")));
     this.toggle = h("button", { type: "button", class: "icon-button", id: "game-menu-toggle",
       "aria-expanded": "false", "aria-controls": "game-menu",
       on: { click: () => (this.panel.hidden ? this.open() : this.close()) } }, icon("menu"));
+    // Zoom the board (view/zoom.js): shown on a game screen whose squares are small.
+    this.zoomToggle = h("button", { type: "button", class: "icon-button", id: "zoom-toggle", hidden: true,
+      on: { click: () => this.zoom?.toggle() } });
     this.viewToggle = h("button", { type: "button", class: "icon-button", id: "view-toggle",
       on: { click: () => settings.set("view3d", !settings.view3d) } });
     this.soundToggle = h("button", { type: "button", class: "icon-button", id: "sound-toggle",
       on: { click: () => settings.set("sound", !settings.sound) } });
-    this.host.replaceChildren(this.viewToggle, this.soundToggle, this.toggle, this.panel);
-    // How much room the floating tools take (short landscape screens).
-    const shown = [this.viewToggle, this.soundToggle, this.toggle].filter((b) => !b.hidden).length;
-    document.documentElement.style.setProperty("--tools-w", `${shown * 2.75 + 0.5}rem`);
+    this.host.replaceChildren(this.zoomToggle, this.viewToggle, this.soundToggle, this.toggle, this.panel);
     this.render();
+  }
+
+  /** How much room the floating tools take (short landscape screens). */
+  measureTools() {
+    const shown = [this.zoomToggle, this.viewToggle, this.soundToggle, this.toggle].filter((b) => !b.hidden).length;
+    document.documentElement.style.setProperty("--tools-w", `${shown * 2.75 + 0.5}rem`);
+  }
+
+  /** The board zoom of the screen shown (a BoardZoom), or null: the zoom button follows it. */
+  setZoom(zoom) {
+    this.zoom = zoom;
+    this.renderZoom();
+  }
+
+  renderZoom() {
+    const zoom = this.zoom;
+    const shown = Boolean(zoom?.useful);
+    const zoomed = Boolean(zoom?.zoomed);
+    if (this.zoomToggle.hidden === shown || this.zoomToggle.getAttribute("aria-pressed") !== String(zoomed)) {
+      this.zoomToggle.hidden = !shown;
+      this.zoomToggle.replaceChildren(icon(zoomed ? "zoomOut" : "zoomIn"));
+      this.zoomToggle.setAttribute("aria-pressed", String(zoomed));
+      this.measureTools();
+    }
+    this.zoomToggle.setAttribute("aria-label", t("toolbar.zoom"));
+    this.zoomToggle.title = t("toolbar.zoom");
   }
 
   open() {
@@ -119,6 +153,10 @@ export class AppBar {
     for (const [name, box] of Object.entries(this.checks)) box.checked = settings[name];
     this.toggle.setAttribute("aria-label", t("menu.open"));
     const view3d = settings.view3d;
+    this.tiltRange.value = String(settings.tilt);
+    this.tiltRange.disabled = !view3d;
+    this.tiltRange.setAttribute("aria-valuetext", t("toolbar.tilt_value", { n: settings.tilt }));
+    applyTilt(settings.tilt);
     this.viewToggle.replaceChildren(icon(view3d ? "tilted" : "flat"));
     this.viewToggle.setAttribute("aria-pressed", String(view3d));
     this.viewToggle.setAttribute("aria-label", t("toolbar.view3d"));
@@ -128,5 +166,17 @@ export class AppBar {
     this.soundToggle.setAttribute("aria-pressed", String(sound));
     this.soundToggle.setAttribute("aria-label", t("toolbar.sound"));
     this.soundToggle.title = t("toolbar.sound");
+    this.renderZoom();
   }
+}
+
+/** The perspective view's tilt as CSS (web/css/game.css): the board's angle, how much each
+ * piece is stood up again (the inverse of the tilt's foreshortening) and how far the board
+ * is lifted so its far edge stays in its frame. */
+function applyTilt(degrees) {
+  const style = document.documentElement.style;
+  const radians = (degrees * Math.PI) / 180;
+  style.setProperty("--tilt", `${degrees}deg`);
+  style.setProperty("--stand", (1 / Math.cos(radians)).toFixed(3));
+  style.setProperty("--lift", `${(-9 * degrees / 33).toFixed(1)}%`);
 }

@@ -6,7 +6,7 @@
 // the names stay legible.
 
 import { s, clear, reducedMotion } from "./dom.js";
-import { makeGeometry } from "./geometry.js";
+import { makeGeometry, neighbour } from "./geometry.js";
 import { t } from "../i18n.js";
 
 const FONT = 'system-ui, "Noto Sans CJK SC", "Noto Sans CJK JP", sans-serif';
@@ -54,19 +54,38 @@ export function fitLabel(text, room, base, height) {
 }
 
 export class Board {
-  constructor(desc, seat, onSquare) {
+  /** onSquare(name): a square was tapped (or Enter / Space on it). keyboard: the board is
+   * one tab stop whose squares are buttons, walked with the arrow keys (not for a board
+   * that only shows, like the replay's). */
+  constructor(desc, seat, onSquare, { keyboard = false } = {}) {
     this.desc = desc;
     this.onSquare = onSquare;
+    this.keyboard = keyboard;
+    this.stretch = 1;
+    this.focused = null; // the square that holds the board's tab stop
+    this.labels = null; // name -> what a screen reader says for the square
+    this.afterDraw = []; // called when the board was drawn again (other layers re-attach)
     this.svg = s("svg", {
       class: `board board-${desc.id}`,
-      "aria-hidden": "true",
+      "aria-hidden": keyboard ? null : "true",
       focusable: "false",
+      role: keyboard ? "group" : null,
+      // Not a tab stop itself (Chromium would make the drawing one): its squares are.
+      tabindex: keyboard ? "-1" : null,
       "data-variant": desc.id,
     });
     this.svg.addEventListener("click", (event) => {
       const hit = event.target.closest("[data-hit]");
-      if (hit) this.onSquare(hit.dataset.hit);
+      if (hit) {
+        if (this.keyboard) this.setFocused(hit.dataset.hit);
+        this.onSquare(hit.dataset.hit);
+      }
     });
+    if (keyboard) {
+      this.svg.addEventListener("keydown", (event) => this.onKey(event));
+      this.svg.addEventListener("focusin", () => this.drawFocus());
+      this.svg.addEventListener("focusout", () => this.drawFocus());
+    }
     this.setSeat(seat);
   }
 
@@ -81,8 +100,18 @@ export class Board {
   setSeat(seat) {
     if (this.geo && this.seat === seat) return;
     this.seat = seat;
-    this.geo = makeGeometry(this.desc, seat);
+    this.geo = makeGeometry(this.desc, seat, this.stretch);
     this.drawStatic();
+  }
+
+  /** Rows taller by this factor (geometry.js); true when the drawing changed. */
+  setStretch(stretch) {
+    if (Math.abs(stretch - this.stretch) < 0.005) return false;
+    this.stretch = stretch;
+    this.geo = makeGeometry(this.desc, this.seat, stretch);
+    this.drawStatic();
+    if (this.state) this.render(this.state);
+    return true;
   }
 
   /** width / height of the drawing, for sizing it on screen. */
@@ -96,6 +125,7 @@ export class Board {
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.dataset.seat = this.seat;
     svg.dataset.style = geo.river ? "river" : "front";
+    const hadFocus = this.keyboard && this.layers && this.hasFocus(); // kept through a redraw
     clear(svg);
     const defs = s("defs", {},
       s("pattern", { id: "hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse",
@@ -108,8 +138,9 @@ export class Board {
           s("stop", { offset: "40%", class: "glow-mid" }),
           s("stop", { offset: "100%", class: "glow-edge" }))));
     this.layers = {};
-    for (const name of ["ground", "lines", "posts", "labels", "marks", "pieces", "fx", "hits"]) {
-      this.layers[name] = s("g", { class: `layer-${name}` });
+    for (const name of ["ground", "lines", "posts", "labels", "marks", "pieces", "fx", "focus", "hits"]) {
+      // Only the squares speak (their labels say what is on them); the drawing is silent.
+      this.layers[name] = s("g", { class: `layer-${name}`, "aria-hidden": name === "hits" ? null : "true" });
     }
     svg.append(defs, ...Object.values(this.layers));
     this.layers.ground.append(s("rect", { x: 0, y: 0, width, height, rx: 12, class: "ground" }));
@@ -137,8 +168,104 @@ export class Board {
       this.layers.hits.append(s("rect", {
         x: sq.x - w / 2, y: sq.y - geo.cell.h / 2, width: w, height: geo.cell.h,
         class: "hit", "data-hit": sq.name,
+        role: this.keyboard ? "button" : null, tabindex: this.keyboard ? "-1" : null,
       }));
     }
+    if (this.keyboard) {
+      if (!geo.squares.has(this.focused)) this.focused = this.defaultSquare();
+      this.updateTabStop();
+      this.applyLabels();
+      if (hadFocus) this.focusSquare();
+    }
+    for (const fn of this.afterDraw) fn();
+  }
+
+  // --- the keyboard: one tab stop, arrows between squares, Enter / Space taps -------------
+
+  /** Where the tab stop starts: the middle of the player's own back rows. */
+  defaultSquare() {
+    const order = [...this.geo.cells.entries()].sort(([, a], [, b]) => b.row - a.row || a.col - b.col);
+    const row = order.length ? order[0][1].row : 0;
+    const last = order.filter(([, c]) => c.row === row);
+    return last.length ? last[Math.floor((last.length - 1) / 2)][0] : null;
+  }
+
+  hit(name) {
+    return this.layers.hits.querySelector(`[data-hit="${name}"]`);
+  }
+
+  setFocused(name) {
+    if (!this.geo.squares.has(name)) return;
+    this.focused = name;
+    this.updateTabStop();
+  }
+
+  updateTabStop() {
+    for (const node of this.layers.hits.children) {
+      node.setAttribute("tabindex", node.dataset.hit === this.focused ? "0" : "-1");
+    }
+  }
+
+  /** Move keyboard focus to a square (default: the one holding the tab stop). */
+  focusSquare(name = this.focused) {
+    if (!this.keyboard) return;
+    this.setFocused(name);
+    this.hit(this.focused)?.focus({ preventScroll: true });
+    this.drawFocus();
+  }
+
+  hasFocus() {
+    return this.svg.contains(document.activeElement) && document.activeElement !== this.svg;
+  }
+
+  /** labels(name) -> text: what is read for each square (set before each render). */
+  setLabels(labels) {
+    this.labels = labels;
+    this.applyLabels();
+  }
+
+  applyLabels() {
+    if (!this.labels) return;
+    for (const node of this.layers.hits.children) {
+      const text = this.labels(node.dataset.hit);
+      if (node.getAttribute("aria-label") !== text) node.setAttribute("aria-label", text);
+    }
+  }
+
+  onKey(event) {
+    const current = event.target.closest?.("[data-hit]");
+    if (!current) return;
+    const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+    const name = current.dataset.hit;
+    let next = null;
+    if (dirs[event.key]) next = neighbour(this.geo.cells, name, dirs[event.key]);
+    else if (event.key === "Home" || event.key === "End") {
+      const order = [...this.geo.cells.entries()].sort(([, a], [, b]) => a.row - b.row || a.col - b.col);
+      next = (event.key === "Home" ? order[0] : order[order.length - 1])[0];
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.onSquare(name);
+      return;
+    } else return;
+    event.preventDefault();
+    if (next) {
+      this.focusSquare(next);
+      this.onFocusMove?.(next);
+    }
+  }
+
+  /** A frame around the square that has keyboard focus (drawn, so it tilts with the board). */
+  drawFocus() {
+    const layer = this.layers.focus;
+    clear(layer);
+    // As :focus-visible: for the keyboard, not for a tap or a click.
+    if (!this.hasFocus() || !document.activeElement.matches(":focus-visible")) return;
+    const sq = this.geo.pos(this.focused);
+    if (!sq) return;
+    const w = this.geo.cellWidth(sq) - 2;
+    const hgt = this.geo.cell.h - 2;
+    layer.append(s("rect", { x: sq.x - w / 2, y: sq.y - hgt / 2, width: w, height: hgt, rx: 6,
+      class: "focus-ring", "data-focus": this.focused }));
   }
 
   /** Posts, railways, camps, a front line with mountains (Classic and Blind Junqi). */
@@ -170,8 +297,11 @@ export class Board {
       if (sq.type === "camp") {
         layers.posts.append(s("circle", { cx: x, cy: y, r: 22, class: "camp" }));
       } else if (sq.type === "hq") {
+        // A pill exactly the size of a tile: a piece standing on it covers it, so the
+        // headquarters shows one outline (the piece's), not two.
         layers.posts.append(
-          s("rect", { x: x - 40, y: y - 22, width: 80, height: 44, rx: 20, class: "hq" }),
+          s("rect", { x: x - cell.tileW / 2, y: y - cell.tileH / 2, width: cell.tileW, height: cell.tileH,
+            rx: cell.tileH / 2, class: "hq" }),
           s("text", { x, y: y + 5, class: "square-label" }, t("board.hq")));
       } else {
         layers.posts.append(s("rect", {
@@ -278,6 +408,7 @@ export class Board {
     }
     layers.pieces.append(...above);
     this.svg.classList.toggle("active", Boolean(state.active));
+    if (this.keyboard) this.drawFocus();
   }
 
   pieceNode(name, piece, sq, state) {

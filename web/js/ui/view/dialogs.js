@@ -4,26 +4,40 @@ import { h, clear } from "./dom.js";
 import { t, language } from "../i18n.js";
 import { assetURL } from "../assets.js";
 
-export function confirmDialog(host, message, yes) {
+/** Focus goes back where it was before a dialog opened, or, if that is gone or hidden
+ * now, to `fallback()` (an element). */
+function restoreFocus(before, fallback) {
+  const gone = !before || before === document.body || !before.isConnected
+    || before.closest("[hidden], [inert]") || before.hidden;
+  const target = gone ? fallback?.() : before;
+  target?.focus?.({ preventScroll: true });
+}
+
+/** "Are you sure?": the safe answer (Cancel) has focus, so Enter never does the harm. */
+export function confirmDialog(host, message, yes, fallback = null) {
   return new Promise((resolve) => {
+    const before = document.activeElement;
     const dialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-text" },
       h("p", { id: "confirm-text" }, message));
     const close = (answer) => {
       dialog.close();
       dialog.remove();
+      restoreFocus(before, fallback);
       resolve(answer);
     };
+    const cancel = h("button", { type: "button", "data-answer": "no", on: { click: () => close(false) } },
+      t("action.cancel"));
     dialog.append(h("div", { class: "row" },
       h("button", { type: "button", class: "primary", "data-answer": "yes",
         on: { click: () => close(true) } }, yes),
-      h("button", { type: "button", "data-answer": "no", on: { click: () => close(false) } },
-        t("action.cancel"))));
+      cancel));
     dialog.addEventListener("cancel", (event) => {
       event.preventDefault();
       close(false);
     });
     host.append(dialog);
     dialog.showModal();
+    cancel.focus();
   });
 }
 
@@ -44,7 +58,8 @@ async function rulesHTML(lang) {
 }
 
 /** The rules page of a variant in the page's language (texts are loaded on first use). */
-export async function showRules(host, variant) {
+export async function showRules(host, variant, fallback = null) {
+  const before = document.activeElement;
   const body = h("div", { class: "rules-body", "data-reference": "" }, h("p", {}, t("rules.loading")));
   const dialog = h("dialog", { class: "rules", "aria-labelledby": "rules-title", "data-reference": "" },
     h("div", { class: "rules-head" },
@@ -52,7 +67,10 @@ export async function showRules(host, variant) {
       h("button", { type: "button", class: "close", "aria-label": t("action.close"),
         on: { click: () => dialog.close() } }, "×")),
     body);
-  dialog.addEventListener("close", () => dialog.remove());
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    restoreFocus(before, fallback);
+  });
   host.append(dialog);
   dialog.showModal();
   try {

@@ -30,3 +30,30 @@ export const reducedMotion = () =>
   window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A message in its fixed-height area: a long one scrolls there with its newest line in
+ * view (also when the area changes size, unless the reader scrolled back), and then takes
+ * keyboard focus too, so it can be scrolled without a pointer. */
+export function showMessage(el, text) {
+  if (!el.dataset.watched) {
+    el.dataset.watched = "1";
+    const settle = () => {
+      const scrolls = el.scrollHeight > el.clientHeight + 1;
+      if (scrolls) el.setAttribute("tabindex", "0");
+      else el.removeAttribute("tabindex");
+      if (scrolls && !el.readingBack) el.scrollTop = el.scrollHeight;
+      el.classList.toggle("more-above", scrolls && el.scrollTop > 1);
+    };
+    el.settle = settle;
+    el.addEventListener("scroll", () => {
+      el.readingBack = el.scrollTop + el.clientHeight < el.scrollHeight - 2;
+      el.classList.toggle("more-above", el.scrollTop > 1);
+    });
+    new ResizeObserver(settle).observe(el);
+  }
+  if (el.textContent !== text) {
+    el.textContent = text;
+    el.readingBack = false;
+  }
+  el.settle();
+}

@@ -11,7 +11,8 @@ import { offerWords } from "../ctrl/friendlink.js";
 import { qrPath } from "../../net/qr.js";
 import { Channel } from "../../net/rtc.js";
 import { ASK_MS, PASS_MS, TabRelay } from "../../net/tabs.js";
-import { decodeSignal, encodeSignal, fragmentCode, signalURL } from "../../net/link.js";
+import { decodeSignal, encodeSignal, fragmentCode, isSignalText, signalURL } from "../../net/link.js";
+import { scanDialog } from "./scanner.js";
 
 const NET = { Channel, encodeSignal, decodeSignal, signalURL };
 const RECENT_MS = 15 * 60_000; // a saved game this fresh is opened again after a reload
@@ -80,8 +81,10 @@ export class FriendView {
       autocomplete: "off", "aria-describedby": "friend-paste-error" });
     this.pasteError = h("p", { class: "friend-error", id: "friend-paste-error", role: "alert" });
     this.pasteButton = b("btn-friend-connect", "friend.connect", () => this.takePaste(), "primary");
+    this.scanButton = b("btn-friend-scan", "scan.open", () => this.scan());
     this.pasteBox = h("div", { class: "friend-paste", id: "friend-pastebox" },
-      this.pasteLabel, this.paste, h("div", { class: "row" }, this.pasteButton), this.pasteError);
+      this.pasteLabel, this.paste, h("div", { class: "row" }, this.pasteButton, this.scanButton),
+      this.pasteError);
     this.state = h("p", { class: "friend-state", id: "friend-state", role: "status" });
     this.newLink = b("btn-reconnect", "friend.new_link", () => this.ctrl.invite());
     this.cpuTab = b("btn-cpu-tab", "friend.cpu_tab", () => this.openCpuTab());
@@ -228,6 +231,12 @@ export class FriendView {
   async takePaste() {
     const text = this.paste.value;
     if (await this.ctrl.takeSignal(text)) this.paste.value = "";
+  }
+
+  /** The other screen's QR code, read by this device's camera (view/scanner.js). */
+  async scan() {
+    const text = await scanDialog(this.app.root, { title: this.pasteLabel.textContent, wanted: isSignalText });
+    if (text) await this.ctrl.takeSignal(text);
   }
 
   async copy() {

@@ -8,17 +8,19 @@
 // panels follow below; landscape: the board on the left, the rest in a column beside it.
 // New game, Change mode and Rules are in the header's menu (view/bar.js).
 
-import { h } from "./dom.js";
+import { h, showMessage } from "./dom.js";
 import { t } from "../i18n.js";
 import * as prefs from "../prefs.js";
 import { Board } from "./board.js";
 import { ButtonGrid } from "./grid.js";
+import { BoardZoom } from "./zoom.js";
 import { icon } from "./icons.js";
 import { renderLost, renderCombatTable, renderMoves } from "./panels.js";
 import { quietText, combatOutcome } from "../ctrl/words.js";
 
 // Buttons of the action bar: id, label key, action, class.
 const BUTTONS = {
+  undo: ["btn-undo", "setup.undo", (v) => v.ctrl.undo(), ""],
   random: ["btn-random", "setup.random", (v) => v.ctrl.randomLayout(), ""],
   mirror: ["btn-mirror", "setup.mirror", (v) => v.ctrl.mirror(), ""],
   previous: ["btn-previous", "setup.previous", (v) => v.ctrl.previous(), ""],
@@ -30,7 +32,6 @@ const BUTTONS = {
   resign: ["btn-resign", "action.resign", (v) => v.resign(), ""],
   rematch: ["btn-rematch", "action.rematch", (v) => v.app.rematch(), "primary"],
   replay: ["btn-replay", "action.replay", (v) => v.app.replayGame(), ""],
-  record: ["btn-record", "action.save_record", (v) => v.saveRecord(), ""],
   again: ["btn-again", "action.choose", (v) => v.app.changeMode(), ""],
   curtain: ["btn-curtain", "curtain.open", (v) => v.ctrl.openCurtain(), "primary big"],
 };
@@ -83,11 +84,20 @@ export class GameView {
         this.status, this.clockEl),
       this.messageEl);
     this.actions = h("div", { class: "action-bar", id: "context-actions" },
-      b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline,
-      b.offer, b.resign, b.rematch, b.replay, b.record, b.again);
-    this.board = new Board(ctrl.desc, ctrl.seat, (sq) => ctrl.tap(sq));
+      b.undo, b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline,
+      b.offer, b.resign, b.rematch, b.replay, b.again);
+    this.board = new Board(ctrl.desc, ctrl.seat, (sq) => ctrl.tap(sq), { keyboard: true });
+    this.board.svg.setAttribute("aria-label", t("board.label"));
+    this.board.svg.id = "board";
+    this.board.onFocusMove = () => this.zoom?.reveal([this.board.focused]);
     this.stage = h("div", { class: "board-stage" }, this.board.svg);
-    this.boardWrap = h("div", { class: "board-wrap" }, this.stage);
+    this.boardWrap = h("div", { class: "board-wrap", id: "board-wrap" }, this.stage);
+    this.extras = new Map(); // square -> extra words for its label (marks, notes: guesses.js)
+    this.zoom = new BoardZoom(this.board, this.boardWrap, this.stage, {
+      bar: this.app.bar, onStretch: () => this.setAspect(),
+    });
+    this.zoom.wanted = () => this.inView();
+    this.shownSelection = null;
     this.grid = new ButtonGrid((sq) => ctrl.tap(sq));
     this.grid.build(this.board.geo, t("grid.label"));
     this.curtainText = h("p", { class: "curtain-text", id: "curtain-text" });
@@ -104,7 +114,10 @@ export class GameView {
       h("details", { id, class: "panel", open, ...extra },
         h("summary", { id: `${id}-summary`, "data-i18n": key }, t(key)), content);
     this.gridPanel = details("grid-panel", "panel.grid", this.grid.root, prefs.get("gridOpen", false));
-    this.gridPanel.addEventListener("toggle", () => prefs.set("gridOpen", this.gridPanel.open));
+    this.gridPanel.addEventListener("toggle", () => {
+      prefs.set("gridOpen", this.gridPanel.open);
+      this.grid.fit();
+    });
     this.shareNote = h("p", { class: "share-note", id: "share-note", role: "status" });
     this.endPanel = h("section", { class: "panel end-panel", id: "end-panel", hidden: true,
       "aria-labelledby": "end-panel-title" },
@@ -129,6 +142,7 @@ export class GameView {
     this.root = h("section", { class: "game", "data-variant": ctrl.variant,
       "data-mode": ctrl.opts.mode, "aria-labelledby": "game-title" },
     this.title, this.playArea, this.panels, this.curtain);
+    this.zoom.screen = this.root;
     this.setAspect();
     renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
   }
@@ -142,6 +156,7 @@ export class GameView {
   relabel() {
     for (const node of this.root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
     this.board.drawStatic();
+    this.board.svg.setAttribute("aria-label", t("board.label"));
     this.grid.root.setAttribute("aria-label", t("grid.label"));
     renderCombatTable(this.tableEl, this.ctrl.desc, this.ctrl.ctx());
     this.render();
@@ -151,6 +166,10 @@ export class GameView {
     const ctrl = this.ctrl;
     const v = ctrl.view;
     const root = this.root;
+    if (!this.shown && root.isConnected) {
+      this.shown = true;
+      scrollTo(0, 0); // a new game screen from its top, wherever the screen before was scrolled
+    }
     root.dataset.ui = ctrl.ui;
     root.dataset.phase = v?.phase || "";
     root.dataset.viewer = ctrl.viewer ?? "";
@@ -170,14 +189,7 @@ export class GameView {
     this.title.textContent = title;
     this.app.setTitle?.(title);
     this.status.textContent = ctrl.statusText();
-    this.messageEl.textContent = ctrl.messageText();
-    // A long message scrolls inside its fixed-height area: then it takes keyboard focus
-    // too, so it can be scrolled without a pointer.
-    if (this.messageEl.scrollHeight > this.messageEl.clientHeight) {
-      this.messageEl.setAttribute("tabindex", "0");
-    } else {
-      this.messageEl.removeAttribute("tabindex");
-    }
+    showMessage(this.messageEl, ctrl.messageText());
     this.renderClock();
   }
 
@@ -197,6 +209,7 @@ export class GameView {
       this.grid.build(this.board.geo, t("grid.label"));
       renderCombatTable(this.tableEl, ctrl.desc, ctrl.ctx());
       this.setAspect();
+      this.zoom.resized();
     }
     if (this.board.seat !== ctrl.seat) {
       this.board.setSeat(ctrl.seat);
@@ -211,7 +224,37 @@ export class GameView {
       rank: (kind) => ctrl.rank(kind),
       ranks: Boolean(settings?.ranks),
     });
-    this.grid.render((name) => ctrl.squareInfo(name, state, this.board.geo.pos(name)?.type));
+    const infos = new Map();
+    const info = (name) => {
+      if (!infos.has(name)) {
+        const base = ctrl.squareInfo(name, state, this.board.geo.pos(name)?.type);
+        const extra = this.extras.get(name);
+        infos.set(name, extra ? { ...base, label: `${base.label} — ${extra}` } : base);
+      }
+      return infos.get(name);
+    };
+    this.board.setLabels((name) => info(name).label);
+    this.grid.render(info);
+    // A new selection stays in view on a zoomed board, with where it may go.
+    const selection = state.selected || state.pick || null;
+    if (selection !== this.shownSelection) {
+      this.shownSelection = selection;
+      if (selection) this.zoom.reveal(this.inView());
+    }
+  }
+
+  /** The squares a zoomed board keeps in view: the selection and its destinations. */
+  inView() {
+    const ctrl = this.ctrl;
+    const selection = ctrl.selected || ctrl.pick;
+    if (!selection) return this.board.hasFocus() ? [this.board.focused] : [];
+    return [selection, ...ctrl.targets.map((x) => x.to)];
+  }
+
+  /** Marks and notes read with their squares (guesses.js): square -> words. */
+  setExtras(extras) {
+    this.extras = extras;
+    this.renderBoard();
   }
 
   renderControls() {
@@ -333,22 +376,26 @@ export class GameView {
     this.app.say(this.shareNote.textContent);
   }
 
-  /** Put keyboard focus somewhere sensible after the screen changed under it. */
+  /** Put keyboard focus where the player acts next, after the screen changed under it:
+   * a button the moment calls for (Change turn, Rematch, the curtain's), else the board. */
   focus(what) {
     const preferred = { changeTurn: this.b.changeTurn, rematch: this.b.rematch, curtain: this.b.curtain }[what];
     const force = what === "curtain" || what === "board";
     const active = document.activeElement;
-    const lost = !active || active === document.body || active.hidden || active.closest("[hidden], [inert]");
+    const lost = !active || active === document.body || !active.isConnected || active.hidden
+      || active.disabled || Boolean(active.closest("[hidden], [inert]"));
     if (!lost && !force) return;
     if (preferred && !preferred.hidden) {
       preferred.focus({ preventScroll: true });
       return;
     }
-    if (this.gridPanel.open && this.grid.focused) this.grid.focusSquare(this.grid.focused);
-    else this.status.focus({ preventScroll: true });
+    if (this.gridPanel.open && this.grid.root.contains(active)) this.grid.focusSquare(this.grid.focused);
+    else if (!this.root.isConnected || this.root.inert) return;
+    else this.board.focusSquare();
   }
 
   dispose() {
+    this.zoom.dispose();
     this.unlisten();
     this.ctrl.dispose();
   }

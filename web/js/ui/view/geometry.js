@@ -3,15 +3,23 @@
 // turned half a turn, so each player's own side is at the bottom. The drawing style follows
 // the description: a board with a river is drawn shogi-style (cells, a river, bridges),
 // the others with posts, railways and a front line.
+//
+// `stretch` (1 or more) makes the rows taller than the standard pitch: on a tall narrow
+// screen the board then fills the height it is given instead of leaving bands above and
+// below it, and every square is a bigger target. Tiles keep their size.
 
 // Sizes in SVG units: cell pitch (w, h), the gap between the halves, the margins, the tiles.
 const FRONT = { w: 92, h: 50, gap: 56, pad: 54, padY: 40, tileW: 78, tileH: 36, font: 17 };
 const RIVER = { w: 80, h: 62, gap: 44, pad: 52, padY: 44, tileW: 68, tileH: 52, font: 16 };
 
-export function makeGeometry(desc, seat) {
+/** The most a row may be stretched: beyond it the board looks like a ladder. */
+export const MAX_STRETCH = 1.4;
+
+export function makeGeometry(desc, seat, stretch = 1) {
   const board = desc.board;
   const river = Boolean(board.river);
-  const g = river ? RIVER : FRONT;
+  const base = river ? RIVER : FRONT;
+  const g = { ...base, h: base.h * Math.min(MAX_STRETCH, Math.max(1, stretch)) };
   // The front line / the river lies between the two halves.
   const top0 = Math.max(...board.squares.filter((sq) => sq.half === 0).map((sq) => sq.y));
   const low1 = Math.min(...board.squares.filter((sq) => sq.half === 1).map((sq) => sq.y));
@@ -43,10 +51,44 @@ export function makeGeometry(desc, seat) {
     cells.set(sq.name, { row, col, span: wide ? 2 : 1 });
   }
   return {
-    river, flipped, width, height, cell: g, squares, cells, rows: ys.length,
+    river, flipped, stretch: g.h / base.h, width, height, cell: g, squares, cells, rows: ys.length,
     files: board.files, front: point(0, front).y, point,
     pos: (name) => squares.get(name),
     /** The width of a square's cell: two files for a square between files. */
     cellWidth: (sq) => (Number.isInteger(sq.x) ? g.w : g.w * 2),
   };
+}
+
+/** The row stretch that makes a board of this description fill a box of `ratio` = width /
+ * height (1 when the box is as wide as the board or wider). */
+export function stretchFor(desc, ratio) {
+  const plain = makeGeometry(desc, 0);
+  const wanted = plain.width / ratio; // the height that fills the box at the board's width
+  if (!(wanted > plain.height)) return 1;
+  const fixed = 2 * plain.cell.padY + plain.cell.gap; // margins and the gap between halves
+  const stretch = (wanted - fixed) / (plain.height - fixed);
+  return Math.min(MAX_STRETCH, Math.max(1, stretch));
+}
+
+/** The nearest square from `name` in a direction [dx, dy] on the displayed grid (arrow
+ * keys on the board and in the button grid). */
+export function neighbour(cells, name, [dx, dy]) {
+  const here = cells.get(name);
+  const centre = (c) => c.col + (c.span - 1) / 2;
+  let best = null;
+  let bestScore = Infinity;
+  for (const [other, c] of cells) {
+    if (other === name) continue;
+    const ddx = centre(c) - centre(here);
+    const ddy = c.row - here.row;
+    const along = dx ? ddx * dx : ddy * dy;
+    const across = dx ? Math.abs(ddy) : Math.abs(ddx);
+    if (along <= 0 || (dx && across > 0)) continue;
+    const score = along * 10 + across * 3;
+    if (score < bestScore) {
+      bestScore = score;
+      best = other;
+    }
+  }
+  return best;
 }

@@ -2,6 +2,7 @@
 // it. Arrow keys move between squares (roving tabindex), Enter or Space taps the square.
 
 import { h, clear } from "./dom.js";
+import { neighbour } from "./geometry.js";
 
 export class ButtonGrid {
   constructor(onSquare) {
@@ -49,6 +50,22 @@ export class ButtonGrid {
       if (spoken.textContent !== label) spoken.textContent = label;
       button.className = ["sq", ...classes].join(" ");
     }
+    this.fit();
+  }
+
+  /** A word wider than its square is drawn smaller (never cut): once the grid is shown. */
+  fit() {
+    if (!this.root.offsetParent) return; // closed panel: fitted when it opens
+    for (const button of this.buttons.values()) {
+      const shown = button.firstElementChild;
+      if (!shown) continue;
+      shown.style.fontSize = "";
+      const room = button.clientWidth - 4;
+      const need = shown.scrollWidth;
+      if (need <= room) continue;
+      const size = parseFloat(getComputedStyle(shown).fontSize);
+      shown.style.fontSize = `${Math.max(7, Math.floor((size * room * 10) / need) / 10)}px`;
+    }
   }
 
   updateTabStop() {
@@ -79,25 +96,7 @@ export class ButtonGrid {
   }
 
   /** The nearest square in a direction on the displayed grid. */
-  neighbour(name, [dx, dy]) {
-    const cells = this.geo.cells;
-    const here = cells.get(name);
-    const centre = (c) => c.col + (c.span - 1) / 2;
-    let best = null;
-    let bestScore = Infinity;
-    for (const [other, c] of cells) {
-      if (other === name) continue;
-      const ddx = centre(c) - centre(here);
-      const ddy = c.row - here.row;
-      const along = dx ? ddx * dx : ddy * dy;
-      const across = dx ? Math.abs(ddy) : Math.abs(ddx);
-      if (along <= 0 || (dx && across > 0)) continue;
-      const score = along * 10 + across * 3;
-      if (score < bestScore) {
-        bestScore = score;
-        best = other;
-      }
-    }
-    return best;
+  neighbour(name, dir) {
+    return neighbour(this.geo.cells, name, dir);
   }
 }

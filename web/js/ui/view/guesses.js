@@ -26,6 +26,7 @@ export class Guesses {
     const tap = (square) => this.tap(square);
     view.board.onSquare = tap;
     view.grid.onSquare = tap;
+    view.board.afterDraw.push(() => this.drawBoard(this.tags())); // a new drawing: tags again
     this.build();
     this.ctrl.subscribe((what) => what !== "clock" && this.update());
     this.unsettings = this.app.settings.subscribe((name) => name === "notes" && this.update());
@@ -183,19 +184,18 @@ export class Guesses {
     }
   }
 
-  /** The button grid reads the marks and notes too. */
+  /** The board's squares and the button grid read the marks and notes too. */
   drawGrid(tags) {
-    for (const [square, button] of this.view.grid.buttons) {
-      const spoken = button.querySelector(".sr-only");
-      if (!spoken) continue;
-      const base = spoken.textContent.split(" — ")[0];
-      const tag = tags.get(square);
+    const extras = new Map();
+    for (const [square, tag] of tags) {
       const extra = [];
-      if (tag?.mark) extra.push(t("marks.read", { mark: tag.mark }));
-      if (tag?.note) extra.push(t("notes.read", { note: tag.note }));
-      const text = extra.length ? `${base} — ${extra.join(", ")}` : base;
-      if (spoken.textContent !== text) spoken.textContent = text;
-      button.classList.toggle("marked", Boolean(tag?.mark));
+      if (tag.mark) extra.push(t("marks.read", { mark: tag.mark }));
+      if (tag.note) extra.push(t("notes.read", { note: tag.note }));
+      if (extra.length) extras.set(square, extra.join(", "));
+    }
+    this.view.setExtras(extras);
+    for (const [square, button] of this.view.grid.buttons) {
+      button.classList.toggle("marked", Boolean(tags.get(square)?.mark));
     }
   }
 
@@ -235,9 +235,13 @@ export class Guesses {
     const current = this.book.get(seat, square);
     const dialog = h("dialog", { class: "mark-chooser", id: "mark-chooser", "aria-labelledby": "mark-title",
       "data-reference": "" });
+    const opener = document.activeElement;
     const close = () => {
-      dialog.close(); // focus goes back to the square's button or the board
+      dialog.close();
       dialog.remove();
+      // focus goes back to the square's button, or to the square on the board
+      if (opener?.isConnected && opener !== document.body) opener.focus({ preventScroll: true });
+      else this.view.board.focusSquare(square);
     };
     const pick = (tag) => {
       this.book.set(seat, square, tag);

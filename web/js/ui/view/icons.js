@@ -24,6 +24,11 @@ const PATHS = {
   flat: [["rect", { x: 4.5, y: 4.5, width: 15, height: 15, rx: 1.5 }],
     ["path", { d: "M4.5 12h15M12 4.5v15" }]],
   tilted: [["path", { d: "M7 6h10l3.5 12.5h-17z" }], ["path", { d: "M5.2 12.3h13.6M12 6v12.5" }]],
+  // a magnifier with a plus / a minus: zoom the board in / out
+  zoomIn: [["circle", { cx: 10.5, cy: 10.5, r: 6 }], ["path", { d: "M15 15l5 5M8 10.5h5M10.5 8v5" }]],
+  zoomOut: [["circle", { cx: 10.5, cy: 10.5, r: 6 }], ["path", { d: "M15 15l5 5M8 10.5h5" }]],
+  // an arrow turning back (undo)
+  undo: [["path", { d: "M9 7L4.5 11.5 9 16" }], ["path", { d: "M4.5 11.5h10a5 5 0 0 1 0 10H12" }]],
   // replay: first, back, play, pause, forward, last, close
   first: [["path", { d: "M6 5.5v13" }], ["path", { d: "M18 6l-9 6 9 6z", class: "solid" }]],
   back: [["path", { d: "M16 6l-9 6 9 6z", class: "solid" }]],

@@ -40,8 +40,10 @@ export function renderCombatTable(root, desc, ctx) {
   const head = h("tr", {}, h("th", { scope: "col", class: "corner", title: t("table.corner") },
     h("span", { "aria-hidden": "true" }, "⚔"), h("span", { class: "sr-only" }, t("table.corner"))),
     ...all.map((d) => h("th", { scope: "col", title: ctx.piece(d) }, h("span", {}, ctx.short(d)))));
+  const name = (kind) => (ctx.short(kind) === ctx.piece(kind) ? ctx.piece(kind)
+    : [h("span", { "aria-hidden": "true" }, ctx.short(kind)), h("span", { class: "sr-only" }, ctx.piece(kind))]);
   const rows = movers.map((a) => h("tr", {},
-    h("th", { scope: "row" }, ctx.piece(a)),
+    h("th", { scope: "row", title: ctx.piece(a) }, name(a)),
     ...all.map((d) => {
       const r = desc.combat[a][d];
       const label = t(`table.${r}`, { a: ctx.piece(a), d: ctx.piece(d) });
@@ -50,10 +52,12 @@ export function renderCombatTable(root, desc, ctx) {
         h("span", { class: "sr-only" }, label));
     })));
   root.append(...[
+    // The caption's words above the table, so they wrap in the panel while the table scrolls.
+    h("p", { class: "legend table-caption", "aria-hidden": "true" }, t("table.caption")),
     h("div", { class: "table-scroll", tabindex: "0", role: "region",
       "aria-label": t("panel.combat") },
     h("table", { class: "combat-table" },
-      h("caption", {}, t("table.caption")),
+      h("caption", { class: "sr-only" }, t("table.caption")),
       h("thead", {}, head), h("tbody", {}, ...rows))),
     h("p", { class: "legend" }, t("table.legend")),
     desc.id === "gunjin" ? h("p", { class: "legend" }, t("table.flag_note")) : null,

@@ -7,9 +7,10 @@
 // the board, then the controls in two rows of fixed height; the move list and the lost
 // pieces follow below (portrait) or beside (landscape).
 
-import { h, clear } from "./dom.js";
+import { h, clear, showMessage } from "./dom.js";
 import { t } from "../i18n.js";
 import { Board } from "./board.js";
+import { BoardZoom } from "./zoom.js";
 import { icon } from "./icons.js";
 import { renderLost } from "./panels.js";
 import { SPEED_NAMES } from "../ctrl/replay.js";
@@ -47,7 +48,11 @@ export class ReplayView {
       h("div", { class: "status-line" }, this.status, this.close), this.message);
     this.board = new Board(r.desc, r.seat, () => {});
     this.stage = h("div", { class: "board-stage" }, this.board.svg);
-    const boardWrap = h("div", { class: "board-wrap" }, this.stage);
+    const boardWrap = h("div", { class: "board-wrap", id: "replay-board-wrap" }, this.stage);
+    // The board fills its frame (rows stretch) and zooms like the game's (view/zoom.js).
+    this.zoom = new BoardZoom(this.board, boardWrap, this.stage, {
+      bar: this.app.bar, onStretch: () => this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4)),
+    });
     this.buttons = {};
     for (const [name, key, action] of TRANSPORT) {
       this.buttons[name] = h("button", { type: "button", id: `replay-${name}`, class: "transport",
@@ -78,6 +83,7 @@ export class ReplayView {
     this.playArea = h("div", { class: "play-area" }, statusBar, boardWrap, controls);
     this.root = h("section", { class: "game replay", id: "replay", "data-variant": r.variant,
       "aria-labelledby": "replay-title" }, this.title, this.playArea, this.panels);
+    this.zoom.screen = this.root;
     this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4));
   }
 
@@ -92,7 +98,7 @@ export class ReplayView {
     this.title.textContent = r.title();
     this.app.setTitle?.(r.title());
     this.status.textContent = r.statusText();
-    this.message.textContent = r.messageText();
+    showMessage(this.message, r.messageText());
     this.renderBoard();
     this.renderControls();
     this.renderPanels();
@@ -108,6 +114,7 @@ export class ReplayView {
     if (this.board.desc !== r.desc) {
       this.board.setDesc(r.desc);
       this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4));
+      this.zoom.resized();
     }
     if (this.board.seat !== r.seat) this.board.setSeat(r.seat);
     const settings = this.app.settings;
@@ -198,6 +205,7 @@ export class ReplayView {
   }
 
   dispose() {
+    this.zoom.dispose();
     document.removeEventListener("keydown", this.onKey);
     this.unsubscribe();
     this.ctrl.dispose();
