@@ -360,8 +360,15 @@ def _friend_save_in_setup() -> dict:
 
     table = Table("classic", seed=4)
     table.deliver()  # hello both ways: both in setup
-    record = {"v": 1, "match": "0123456789abcdef", "role": "host", "net": "lan",
-              "variant": "classic", "state": table.host.to_json(), "updated": 0}
+    record = {
+        "v": 1,
+        "match": "0123456789abcdef",
+        "role": "host",
+        "net": "lan",
+        "variant": "classic",
+        "state": table.host.to_json(),
+        "updated": 0,
+    }
     clock = {"paused": 0, "since": 0, "alive": None, "stage": "setup", "offer": None}
     return {"junqi.friend.v1": json.dumps(record), "junqi.friend.v1.clock": json.dumps(clock)}
 
@@ -371,7 +378,9 @@ def test_a_new_friend_game_asks_before_it_replaces_the_unfinished_one(site, serv
     saved (and open in no tab), asks first; "no" keeps it, and it is still offered."""
     page, d = open_page(site, server)
     saved = _friend_save_in_setup()
-    page.evaluate("s => { for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }", saved)
+    page.evaluate(
+        "s => { for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }", saved
+    )
     reload(page)
     page.check("#variant-classic")
     d.choose("mode", "friend")
