@@ -19,7 +19,7 @@ import { showRules, confirmDialog } from "./ui/view/dialogs.js";
 import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
 import { Sound } from "./ui/view/sound.js";
-import { startFriend, openFriendLink } from "./ui/view/friend.js";
+import { startFriend, openFriendLink, replaceFriendSaved } from "./ui/view/friend.js";
 import { ReplayController } from "./ui/ctrl/replay.js";
 import { ReplayView } from "./ui/view/replay.js";
 import { watchGame, replaceSaved, abandonSaved, continueBox, statsBox } from "./ui/view/resume.js";
@@ -147,7 +147,8 @@ class App {
 
   /** Play button of the start screen (a new game replaces the saved one: asked first). */
   async play(options) {
-    if (!(await replaceSaved(this, options))) return;
+    const friend = options.mode === "friend";
+    if (!(await (friend ? replaceFriendSaved(this) : replaceSaved(this, options)))) return;
     return this.startGame(options);
   }
 

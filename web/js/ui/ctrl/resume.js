@@ -124,6 +124,43 @@ export class SavedSummary extends Stored {
   }
 }
 
+// Where the worker keeps the save (worker.js; a worker is not bundled with the page, so
+// the names are written twice).
+const SAVE_DB = "junqi-saves";
+const SAVE_STORE = "games";
+const SAVE_KEY = "current";
+
+/** Whether the browser's storage holds a saved game, told without the engine and without
+ * reading the save (only its key is counted: the save itself never enters the page):
+ * true, false, or null when the storage cannot say. A save with no local summary (written
+ * by an earlier version of the page, or a summary local storage would not keep) is found
+ * this way before the engine is up. */
+export function saveStored(idb = globalThis.indexedDB) {
+  return new Promise((resolve) => {
+    let request;
+    try {
+      request = idb.open(SAVE_DB, 1);
+    } catch {
+      resolve(null);
+      return;
+    }
+    request.onupgradeneeded = () => request.result.createObjectStore(SAVE_STORE); // as the worker
+    request.onerror = () => resolve(null);
+    request.onsuccess = () => {
+      const db = request.result;
+      try {
+        const count = db.transaction(SAVE_STORE).objectStore(SAVE_STORE).count(SAVE_KEY);
+        count.onsuccess = () => resolve(count.result > 0);
+        count.onerror = () => resolve(null);
+      } catch {
+        resolve(null);
+      } finally {
+        db.close(); // (the count goes on: a close waits for its transaction)
+      }
+    };
+  });
+}
+
 /** Forget the saved game, in the worker and in the summary. */
 export function forgetSaved(engine, summary) {
   summary?.clear();

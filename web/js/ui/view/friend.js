@@ -385,6 +385,15 @@ export async function startFriend(app, options) {
   if (!tag && ctrl.match && app.game === ctrl) await tabs(app).hold(ctrl.match);
 }
 
+/** Before a new friend game hosted from the start screen replaces this browser's
+ * unfinished one (one friend game per browser): ask. True to go on. (A game another tab
+ * plays is not replaced at all: startFriend says so.) */
+export async function replaceFriendSaved(app) {
+  const saved = savedGames().load();
+  if (!unfinished(saved) || (await tabs(app).isHeld(saved.match))) return true;
+  return app.confirm(t("friend.host_replaces"), t("resume.replace_yes"));
+}
+
 /** A short screen with one message and a way back. */
 function notice(app, text) {
   app.endGame();

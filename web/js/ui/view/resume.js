@@ -5,7 +5,7 @@ import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
 import { Stats, SavedSummary, describeSaved, forgetSaved, resumeOptions, resumeViewer, keepSaving,
-  countAtEnd } from "../ctrl/resume.js";
+  countAtEnd, saveStored } from "../ctrl/resume.js";
 import { Guesses } from "./guesses.js";
 
 const stats = new Stats();
@@ -74,11 +74,21 @@ export async function continueGame(app, info) {
   await app.startGame({ ...resumeOptions(checked), restored: reply, saved: reply.page });
 }
 
-/** Before a new game replaces the saved game: ask. True to go on. Before the engine is up
- * the local summary says whether there is one, so an early Play asks too. */
+/** The saved game a new game would replace: as the engine has it; before the engine is up,
+ * as the local summary tells it. No summary is not taken for no save: when the browser's
+ * storage holds one all the same (or cannot say), the engine is waited for. */
+async function savedBeforeNewGame(app) {
+  if (app.engine.ready) return loadSaved(app);
+  const local = localSaved(app);
+  if (local) return local;
+  return (await saveStored()) === false ? null : loadSaved(app);
+}
+
+/** Before a new game replaces the saved game: ask. True to go on. An early Play (before
+ * the engine is up) asks too. */
 export async function replaceSaved(app, options) {
   if (options.mode === "friend") return true;
-  const found = app.engine.ready ? await loadSaved(app) : localSaved(app);
+  const found = await savedBeforeNewGame(app);
   if (!found) return true;
   if (!(await app.confirm(t("resume.replace", { game: savedText(found.info) }), t("resume.replace_yes")))) {
     return false;
