@@ -38,6 +38,11 @@ export function replayFragment(hash) {
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
 
+/** Draw the start screen in `root` and keep the app on `window.junqiUI`.
+ * @param {HTMLElement} root
+ * @param {any} engine the Engine (or its link, while it starts)
+ * @param {{version: any, variants: any}} data the engine's static answers (build time)
+ * @param {{loader?: any, assets?: string}} [parts] the loading indicator, the assets' URL */
 export async function mount(root, engine, data, { loader, assets } = {}) {
   root.dataset.ui = "loading";
   if (assets) setBase(assets);
@@ -61,7 +66,8 @@ class App {
     this.loader = loader;
     this.settings = new Settings(prefs, () => i18n.language());
     this.start = new StartController({ info: this.info, variants: this.variants, store: prefs });
-    this.game = null; // the GameController on screen
+    /** @type {GameController & {friend?: boolean, rematch?: () => any}} */
+    this.game = null; // the GameController on screen (a FriendGame adds friend, rematch)
     this.gameView = null;
     this.replay = null; // the ReplayView on screen (over the game's end screen, if any)
     this.notice = ""; // a message for the start screen (a record or link that was refused)

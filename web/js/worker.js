@@ -217,7 +217,7 @@ console.warn = (...args) => {
     fail(`The Python runtime (WebAssembly) could not start: ${reason}.${csp}`);
   }
 };
-self.addEventListener("securitypolicyviolation", (event) => {
+self.addEventListener("securitypolicyviolation", (/** @type {SecurityPolicyViolationEvent} */ event) => {
   problems.push(`Content-Security-Policy blocked ${event.blockedURI} (${event.violatedDirective})`);
 });
 

@@ -21,7 +21,12 @@ import { linkMethods, randomTag } from "./friendlink.js";
 export { PAUSE_MS, SAVE_KEY, localSaves } from "./friendlink.js";
 export const TICK_MS = 1000;
 
-export class FriendGame extends GameController {
+/** GameController as the type checker sees it with friendlink.js's methods, which the
+ * Object.assign at the end of this file adds (the same class at run time).
+ * @type {new (args: any) => GameController & typeof linkMethods & {moving?: boolean}} */
+const LinkedController = /** @type {any} */ (GameController);
+
+export class FriendGame extends LinkedController {
   /**
    * options: {mode: "friend", role: "host"|"guest", variant, preset, rules, clock: bool,
    *   net: "lan"|"stun", signal (guest: the invitation {kind, net, game, sdp}),
@@ -418,7 +423,8 @@ export class FriendGame extends GameController {
     }
     this.resetMarks();
     this.store?.saveLayout(this.variant, seat, mine); // this player's own, on this device
-    if (this.ui === "wait") this.setMessage(() => t("friend.wait_deploy"));
+    // (`this.ui` changed during the await: the cast keeps tsc from assuming "setup")
+    if (/** @type {string} */ (this.ui) === "wait") this.setMessage(() => t("friend.wait_deploy"));
     this.changed();
   }
 

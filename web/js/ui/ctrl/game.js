@@ -29,6 +29,11 @@ const CPU_MIN_MS = 450; // the "thinking" state stays visible at least this long
 /** An answer that arrived for a game that is no longer on screen. */
 export class Stale extends Error {}
 
+/** What a game does besides drawing itself; the view passes its own (see the defaults).
+ * @typedef {{move: (from: string, to: string) => Promise<void>,
+ *   events: (events: object[], viewer: number | null) => void, say: (text: string) => void,
+ *   focus: (what: string) => void, end: (result: object, viewer: number | null) => void}} Effects
+ * @type {Effects} */
 const NO_EFFECTS = {
   move: async () => {}, // slide a piece before the new view is drawn
   events: () => {}, // flashes and sounds for events, after the new view is drawn
@@ -47,6 +52,9 @@ export class GameController {
    *           preset, rules: {option id: value}, restored: a saved game's resume_game reply}
    * store: {loadLayout(variant, seat), saveLayout(variant, seat, layout)}
    * settings: () => {labels: "characters"|"words"} (read at render time)
+   * @param {{engine: any, desc: any, options: any, store?: any, effects?: Partial<Effects>,
+   *   settings?: () => any, timers?: any, random?: (() => number) | null,
+   *   clockSeconds?: number, setupSeconds?: number, cpuMinMs?: number}} args
    */
   constructor({ engine, desc, options, store, effects = {}, settings = () => ({}), timers,
     random = null, clockSeconds = MOVE_SECONDS, setupSeconds = SETUP_SECONDS,
@@ -743,7 +751,8 @@ export class GameController {
     return this.finishedAs("record_link", "link");
   }
 
-  /** What the replay op needs for this finished game (a friend game gives its record). */
+  /** What the replay op needs for this finished game (a friend game gives its record).
+   * @returns {Promise<{game?: string, record?: object} | null>} */
   async replaySource() {
     return this.gameId ? { game: this.gameId } : null;
   }

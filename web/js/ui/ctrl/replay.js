@@ -29,6 +29,8 @@ export class ReplayController {
    * source: {game: id} (a finished game of this page) or {record: object or JSON text}
    * viewer: 0, 1, "all" or undefined ("all" when the game is finished, else 0)
    * settings: () => {labels} (read at render time); timers: {every, stop} (tests)
+   * @param {{engine: any, variants?: object, source: object, viewer?: number | "all",
+   *   settings?: () => any, timers?: any}} args
    */
   constructor({ engine, variants = {}, source, viewer, settings = () => ({}), timers }) {
     this.engine = engine;

@@ -136,7 +136,9 @@ export function quietText(view) {
 
 // --- pieces as a screen shows them (the game and the replay draw boards alike) -------------
 
-/** The words context of a screen that draws a game (`ctrl`: variant, desc, sideName). */
+/** The words context of a screen that draws a game (`ctrl`: variant, desc, sideName).
+ * @param {any} ctrl
+ * @param {{viewer: number | null, you?: boolean, isYou?: (seat: number) => boolean}} who */
 export function wordContext(ctrl, { viewer, you = false, isYou = () => false }) {
   const piece = (kind) => pieceName(ctrl.variant, kind);
   return {

@@ -15,6 +15,7 @@ import { icon } from "./icons.js";
 import { renderLost } from "./panels.js";
 import { SPEED_NAMES } from "../ctrl/replay.js";
 
+/** [name, i18n key, action] @type {[string, string, (r: any) => any][]} */
 const TRANSPORT = [
   ["first", "replay.first", (r) => r.first()],
   ["back", "replay.back", (r) => r.back()],
