@@ -3,7 +3,7 @@
 
     python3 build.py            build dist/
     python3 build.py serve      build dist/, then serve it on http://127.0.0.1:PORT/
-    python3 build.py test       install what the tests need, build, run every test
+    python3 build.py test       install what the tests need, build, check, run every test
 
 Standard library only. What ends up in dist/:
 
@@ -819,9 +819,11 @@ def install_test_requirements() -> str:
         subprocess.run(["apt-get", "update"], check=True, env=env)
         subprocess.run(["apt-get", "install", "-y", *packages], check=True, env=env)
     python = test_python()
-    log("pip install -e .[test]")
+    log("pip install -e .[test] -c test-constraints.txt")
     subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "-e", ".[test]"], cwd=ROOT, check=True
+        [python, "-m", "pip", "install", "--quiet", "-e", ".[test]", "-c", "test-constraints.txt"],
+        cwd=ROOT,
+        check=True,
     )
     npm = shutil.which("npm")
     if npm is None:
@@ -831,14 +833,51 @@ def install_test_requirements() -> str:
     return python
 
 
+# The checks `build.py test` runs besides the tests, each a command that fails when unclean:
+# the Python style (ruff, configured in pyproject.toml) and the page's JavaScript types
+# (tsc --checkJs over the JSDoc types, tsconfig.json; the worker has its own globals).
+TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
+
+
+def checks(python: str) -> dict[str, list[str]]:
+    return {
+        "ruff check": [python, "-m", "ruff", "check", "."],
+        "ruff format": [python, "-m", "ruff", "format", "--check", "."],
+        "tsc (page)": ["node", str(TSC), "-p", "tsconfig.json"],
+        "tsc (worker)": ["node", str(TSC), "-p", "tsconfig.worker.json"],
+    }
+
+
+def run_checks(python: str) -> list[str]:
+    """Run every check; returns the names of those that failed (their output is shown)."""
+    failed = []
+    for name, command in checks(python).items():
+        started = time.perf_counter()
+        code = subprocess.run(command, cwd=ROOT).returncode
+        log(f"{name}: {'ok' if code == 0 else 'FAILED'} ({time.perf_counter() - started:.1f} s)")
+        if code != 0:
+            failed.append(name)
+    return failed
+
+
+# Always printed: the slowest tests, so a slow one is seen when it comes (the suite's
+# budget is 12 minutes on two cores; long measurements belong in bench/).
+PYTEST_DEFAULTS = ["--durations=15"]
+
+
 def run_tests(pytest_args: list[str]) -> int:
     python = install_test_requirements()
     build()
-    log(f"{Path(python).name} -m pytest {' '.join(pytest_args)}")
-    code = subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT).returncode
+    failed = run_checks(python)
+    args = [*PYTEST_DEFAULTS, *pytest_args]
+    log(f"{Path(python).name} -m pytest {' '.join(args)}")
+    code = subprocess.run([python, "-m", "pytest", *args], cwd=ROOT).returncode
     if code == 5:
         log("pytest collected no tests: that is a failure")
-        return 1
+        code = 1
+    if failed:
+        log(f"checks failed: {', '.join(failed)}")
+        return code or 1
     return code
 
 
@@ -852,7 +891,7 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
     p_serve.add_argument("--port", type=int, default=0, help="default: a free port")
     p_serve.add_argument("--base", default="/", help="serve under this sub-path, e.g. /junqi/")
-    p_test = sub.add_parser("test", help="install test needs, build, run all tests")
+    p_test = sub.add_parser("test", help="install test needs, build, run the checks and all tests")
     p_test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed to pytest")
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["test"]:  # everything after "test" goes to pytest, options included
