@@ -13,6 +13,10 @@ from sitekit import FaultyHandler, call, wait_error, wait_ready
 import build
 from junqi_core.bridge import handle
 
+# The shell's own tests: each page is a first visit (a plain engine start, the service
+# worker installing), not the return visit other browser tests share.
+pytestmark = pytest.mark.first_visit
+
 
 def cpython(request: dict) -> dict:
     return json.loads(handle(json.dumps(request)))
