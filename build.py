@@ -861,8 +861,11 @@ def run_checks(python: str) -> list[str]:
 
 
 # Always printed: the slowest tests, so a slow one is seen when it comes (the suite's
-# budget is 12 minutes on two cores; long measurements belong in bench/).
-PYTEST_DEFAULTS = ["--durations=15"]
+# budget is 12 minutes on two cores; long measurements belong in bench/). Two workers
+# (pytest-xdist): the browser tests stay together on one of them, one after another with one
+# browser and one served site (tests/browser/conftest.py puts them in one xdist group);
+# the engine and Node tests run beside them on both.
+PYTEST_DEFAULTS = ["--durations=15", "-n", "2", "--dist", "loadgroup"]
 
 
 def run_tests(pytest_args: list[str]) -> int:
