@@ -5,7 +5,7 @@
   headers; `faults` maps a path suffix to a way of breaking it, see FaultyHandler).
 - `server`: the default server at "/".
 - `browser`: headless Debian Chromium through Python Playwright (`executable_path`).
-- `ready_page`: one ready page per test module, for tests that only call the engine.
+- `ready_page`: one ready page for the session, for tests that only call the engine.
 - `site`: opens pages in a browser context that aborts and counts every request leaving
   127.0.0.1 (asserted zero at teardown), collects console messages, and saves a screenshot
   of each page to test-artifacts/. The context is the session's `shared_context` (a
@@ -38,12 +38,13 @@ HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (`build.py test` runs two workers) every browser test goes to the
-    same worker, one after the other: one build, one browser, one server, no two Chromiums
-    fighting over two cores while a test waits on a clock."""
+    """With pytest-xdist (`build.py test` runs two workers) every test that drives Chromium
+    goes to the same worker, one after the other: one build, one browser, one server, no
+    two Chromiums fighting over two cores while a test waits on a clock. (The build tests
+    here that need no browser run on either worker.)"""
     group = pytest.mark.xdist_group("browser")
     for item in items:
-        if HERE in item.path.parents:
+        if HERE in item.path.parents and "playwright" in item.fixturenames:
             item.add_marker(group)
 
 
@@ -130,11 +131,11 @@ def site(browser, request):
     assert s.external == [], f"requests left 127.0.0.1: {s.external}"
 
 
-@pytest.fixture(scope="module")
-def ready_page(browser, _session_server, request):
-    """One page at the ready state, shared by a module's tests that only call the engine
-    (each fresh page costs a full Pyodide start). Same guard as `site`."""
-    s = Site(browser, re.sub(r"[^\w.-]+", "_", request.module.__name__) + "-shared")
+@pytest.fixture(scope="session")
+def ready_page(browser, _session_server):
+    """One page at the ready state, shared by the tests that only call the engine (each
+    fresh page costs a full Pyodide start). Its own context; same guard as `site`."""
+    s = Site(browser, "ready-page")
     page = s.open(_session_server.url)
     yield page
     s.close()
