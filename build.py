@@ -861,11 +861,9 @@ def run_checks(python: str) -> list[str]:
 
 
 # Always printed: the slowest tests, so a slow one is seen when it comes (the suite's
-# budget is 12 minutes on two cores; long measurements belong in bench/). Two workers
-# (pytest-xdist): the browser tests stay together on one of them, one after another with one
-# browser and one served site (tests/browser/conftest.py puts them in one xdist group);
-# the engine and Node tests run beside them on both.
-PYTEST_DEFAULTS = ["--durations=15", "-n", "2", "--dist", "loadgroup"]
+# budget is 12 minutes on two cores; long measurements belong in bench/). One process: two
+# pytest-xdist workers measured 9-11% slower on the shared two cores (docs/site.md, "Tests").
+PYTEST_DEFAULTS = ["--durations=15"]
 
 
 def run_tests(pytest_args: list[str]) -> int:

@@ -34,19 +34,6 @@ from sitekit import (  # noqa: F401  (re-exported for tests that import from con
     wait_ready,
 )
 
-HERE = Path(__file__).resolve().parent
-
-
-def pytest_collection_modifyitems(config, items):
-    """With pytest-xdist (`build.py test` runs two workers) every test that drives Chromium
-    goes to the same worker, one after the other: one build, one browser, one server, no
-    two Chromiums fighting over two cores while a test waits on a clock. (The build tests
-    here that need no browser run on either worker.)"""
-    group = pytest.mark.xdist_group("browser")
-    for item in items:
-        if HERE in item.path.parents and "playwright" in item.fixturenames:
-            item.add_marker(group)
-
 
 @pytest.fixture(scope="session")
 def dist(tmp_path_factory) -> Path:
