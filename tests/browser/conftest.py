@@ -10,7 +10,7 @@
   127.0.0.1 (asserted zero at teardown), collects console messages, and saves a screenshot
   of each page to test-artifacts/. The context is the session's `shared_context` (a
   return visit: the engine starts from its snapshot; nothing saved by earlier tests), or a
-  new one for tests marked `first_visit` and tests that start their own server (`serve`).
+  new one for tests marked `new_context` and tests that start their own server (`serve`).
 """
 
 from __future__ import annotations
@@ -99,14 +99,14 @@ def shared_context(browser, _session_server):
     assert shared.strays == [], f"requests left 127.0.0.1: {shared.strays}"
 
 
-def needs_first_visit(request) -> bool:
-    return bool(request.node.get_closest_marker("first_visit")) or "serve" in request.fixturenames
+def needs_new_context(request) -> bool:
+    return bool(request.node.get_closest_marker("new_context")) or "serve" in request.fixturenames
 
 
 @pytest.fixture
 def site(browser, request):
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
-    if needs_first_visit(request):
+    if needs_new_context(request):
         s = Site(browser, name)
         yield s
         s.close()

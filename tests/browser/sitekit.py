@@ -152,12 +152,23 @@ class SharedContext:
     player saves is forgotten before each test, so every test starts with no saved game,
     no preferences and no permissions. Tests about a first visit use a new context."""
 
-    def __init__(self, browser, origin_url: str, **context_options) -> None:
+    def __init__(self, browser, origin_url: str, init_scripts=(), **context_options) -> None:
         self.url = origin_url
         self.context = browser.new_context(**context_options)
         self.current: Site | None = None
         self.strays: list[str] = []  # requests leaving 127.0.0.1 between tests
         self.context.route("**/*", self._route)
+        for script in init_scripts:
+            self.context.add_init_script(script)
+        # What a test would leave behind for the next ones: refused, with the way out.
+        self.context.add_init_script = self.context.set_offline = self._refuse
+
+    @staticmethod
+    def _refuse(*args, **kwargs):
+        raise RuntimeError(
+            "the shared browser context stays as it is for the next tests: "
+            "mark this test @pytest.mark.new_context for a context of its own"
+        )
 
     def _route(self, route) -> None:
         if self.current is not None:

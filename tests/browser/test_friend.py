@@ -70,9 +70,7 @@ def devices(rtc_browser, _session_server):
     """The two devices, one browser context each, lent to each test in turn (see
     SharedContext: nothing saved survives from one test to the next)."""
     url = _session_server.url
-    shared = [SharedContext(rtc_browser, url), SharedContext(rtc_browser, url)]
-    for device in shared:
-        device.context.add_init_script(LOG_SENDS)
+    shared = [SharedContext(rtc_browser, url, init_scripts=[LOG_SENDS]) for _ in range(2)]
     yield shared
     for device in shared:
         device.close()

@@ -283,6 +283,7 @@ HOLD_ENGINE_JS = """
 SUMMARY_JS = "() => JSON.parse(localStorage.getItem('junqi.saved.v1'))"
 
 
+@pytest.mark.new_context  # an init script holds the engine back
 def test_the_start_screen_knows_the_saved_game_before_the_engine(site, server):
     """A reload, and Play tapped before the engine is up: the start screen already offers
     the saved game (from the summary the page keeps in local storage, nothing hidden in
@@ -324,6 +325,7 @@ def test_the_start_screen_knows_the_saved_game_before_the_engine(site, server):
 FORGET_SUMMARY_JS = "localStorage.removeItem('junqi.saved.v1')"
 
 
+@pytest.mark.new_context  # init scripts: no local summary, the engine held back
 def test_an_early_play_asks_even_when_no_local_summary_tells_of_the_saved_game(site, server):
     """Play tapped before the engine is up, with a save in the browser's storage but no
     summary of it in local storage: the page does not take "no summary" for "no save". It

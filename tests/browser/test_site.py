@@ -15,7 +15,7 @@ from junqi_core.bridge import handle
 
 # The shell's own tests: each page is a first visit (a plain engine start, the service
 # worker installing), not the return visit other browser tests share.
-pytestmark = pytest.mark.first_visit
+pytestmark = pytest.mark.new_context
 
 
 def cpython(request: dict) -> dict:
