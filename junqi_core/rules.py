@@ -186,6 +186,10 @@ class Position:
         while len(self._stack) > height:
             self.pop()
 
+    @classmethod
+    def _tables(cls) -> None:
+        """Tables the move generator reads, derived from the class's board and rules."""
+
     def _flip(self, square: int, p: int) -> None:
         raise ValueError("this variant has no flips")
 
@@ -401,6 +405,21 @@ class GuardedFlagBlindPosition(BlindPosition):
 # Gunjin Shogi
 
 
+_STEPS, _CHARGES, _RUNS, _FLIES = 1, 2, 3, 4  # how a Gunjin piece moves (0: never)
+
+
+def _gunjin_mover(p: int, colour: int) -> int:
+    """How piece int p moves if it is a piece of `colour` (Gunjin has no face-down pieces)."""
+    if not p or p & COLOUR_BIT != colour << 5 or p & KIND_MASK >= pc.MINE:
+        return 0
+    kind = p & KIND_MASK
+    if kind == pc.G_ENGINEER:
+        return _RUNS
+    if kind == pc.PLANE:
+        return _FLIES
+    return _CHARGES if kind in (pc.TANK, pc.CAVALRY) else _STEPS
+
+
 class GunjinPosition(Position):
     variant_id = "gunjin"
     spec = GUNJIN_BOARD
@@ -415,58 +434,83 @@ class GunjinPosition(Position):
     flag_behind: ClassVar[bool] = True
     __slots__ = ()
 
+    @classmethod
+    def _tables(cls) -> None:
+        """Per square, where each way of moving may go, flattened in the order the moves
+        are listed; per colour, how each piece int moves and which ints are its own."""
+        ground = cls.tables.ground_rays
+        flight = cls.tables.flight_rays
+        n = cls.spec.size
+        # an Engineer runs along every ground ray; a Plane steps sideways and flies north
+        # and south over anything in its way
+        cls.runs = tuple(tuple(ray for rays in ground[s] for ray in rays) for s in range(n))
+        cls.plane_steps = tuple(
+            tuple(ray[0] for d in (EAST, WEST) for ray in ground[s][d]) for s in range(n)
+        )
+        cls.flights = tuple(
+            tuple(t for d in (NORTH, SOUTH) for ray in flight[s][d] for t in ray) for s in range(n)
+        )
+        # a Tank or Cavalry also jumps two squares forward over an empty one
+        cls.charges = tuple(
+            tuple(
+                tuple(
+                    (ray[0], ray[1])
+                    for ray in ground[s][cls.tables.forward[player]]
+                    if len(ray) > 1
+                )
+                for s in range(n)
+            )
+            for player in (0, 1)
+        )
+        cls.gunjin_mover = tuple(
+            tuple(_gunjin_mover(p, colour) for p in range(128)) for colour in (0, 1)
+        )
+        cls.own = tuple(
+            tuple(bool(p) and p & COLOUR_BIT == colour << 5 for p in range(128))
+            for colour in (0, 1)
+        )
+
     def legal_moves(self, player: int | None = None) -> list[Move]:
         if player is None:
             player = self.turn
-        colour_bits = player << 5
         board = self.board
         neighbours = self.spec.neighbours
-        ground = self.tables.ground_rays
-        flight = self.tables.flight_rays
-        forward = self.tables.forward[player]
+        mover_of = self.gunjin_mover[player]
+        own = self.own[player]
+        charges = self.charges[player]
+        runs, plane_steps, flights = self.runs, self.plane_steps, self.flights
         moves: list[Move] = []
         append = moves.append
         for frm, p in enumerate(board):
-            if not p or p & COLOUR_BIT != colour_bits:
-                continue
-            kind = p & KIND_MASK
-            if kind >= pc.MINE:
+            mover = mover_of[p]
+            if not mover:
                 continue
             base = frm << 6
-            if kind == pc.G_ENGINEER:
-                for rays in ground[frm]:
-                    for ray in rays:
-                        for t in ray:
-                            q = board[t]
-                            if not q:
-                                append(base | t)
-                                continue
-                            if q & COLOUR_BIT != colour_bits:
-                                append(base | t)
-                            break
-            elif kind == pc.PLANE:
-                for direction in (EAST, WEST):
-                    for ray in ground[frm][direction]:
-                        q = board[ray[0]]
-                        if not q or q & COLOUR_BIT != colour_bits:
-                            append(base | ray[0])
-                for direction in (NORTH, SOUTH):
-                    for ray in flight[frm][direction]:
-                        for t in ray:
-                            q = board[t]
-                            if not q or q & COLOUR_BIT != colour_bits:
-                                append(base | t)
+            if mover == _RUNS:
+                for ray in runs[frm]:
+                    for t in ray:
+                        q = board[t]
+                        if not q:
+                            append(base | t)
+                            continue
+                        if not own[q]:
+                            append(base | t)
+                        break
+            elif mover == _FLIES:
+                for t in plane_steps[frm]:
+                    if not own[board[t]]:
+                        append(base | t)
+                for t in flights[frm]:
+                    if not own[board[t]]:
+                        append(base | t)
             else:
                 for t in neighbours[frm]:
-                    q = board[t]
-                    if not q or q & COLOUR_BIT != colour_bits:
+                    if not own[board[t]]:
                         append(base | t)
-                if kind == pc.TANK or kind == pc.CAVALRY:
-                    for ray in ground[frm][forward]:
-                        if len(ray) > 1 and not board[ray[0]]:
-                            q = board[ray[1]]
-                            if not q or q & COLOUR_BIT != colour_bits:
-                                append(base | ray[1])
+                if mover == _CHARGES:
+                    for near, far in charges[frm]:
+                        if not board[near] and not own[board[far]]:
+                            append(base | far)
         return moves
 
     def combat_result(self, frm: int, to: int) -> int:
@@ -501,7 +545,7 @@ class GunjinPosition(Position):
         return Outcome(self.turn ^ 1, "immobilised")
 
 
-for _cls in (ClassicPosition, BlindPosition):
+for _cls in (ClassicPosition, BlindPosition, GunjinPosition):
     _cls._tables()
 
 
@@ -510,8 +554,7 @@ def derive_position_class(base: type[Position], name: str, **rules: object) -> t
     table, frozen squares, a quiet limit...).  Rule options become data, so the move
     generator stays the same code with the same speed."""
     cls = type(name, (base,), {"__slots__": (), **rules})
-    if issubclass(cls, JunqiPosition):
-        cls._tables()
+    cls._tables()
     return cls  # type: ignore[return-value]
 
 

@@ -21,6 +21,7 @@ that fight with the piece behind them).  The family strategy (`strategy`) builds
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -683,6 +684,29 @@ class GuardedFlagSearcher(JunqiSearcher):
         return bool(self.takers(pos, board, flag, self.attackers(board, flag, enemy_bits)))
 
 
+@functools.cache
+def _gunjin_attack_tables(cls: type[Position]) -> tuple:
+    """What can attack a Gunjin square: a piece beside it; an Engineer running to it along
+    a ground ray (from two squares away or more: (first square, the rest) per ray); a
+    Plane flying to it from north or south over anything between (two squares away or
+    more).  Also per colour, by piece int: a piece that moves, an Engineer, a Plane."""
+    rays = cls.tables  # type: ignore[attr-defined]
+    n = cls.spec.size
+    runs = tuple(
+        tuple((ray[0], ray[1:]) for by_d in rays.ground_rays[s] for ray in by_d if len(ray) > 1)
+        for s in range(n)
+    )
+    flights = tuple(
+        tuple(t for d in (NORTH, SOUTH) for ray in rays.flight_rays[s][d] for t in ray[1:])
+        for s in range(n)
+    )
+    engineers, planes = (
+        tuple(tuple(p & 63 == kind | colour << 5 for p in range(128)) for colour in (0, 1))
+        for kind in (pc.G_ENGINEER, pc.PLANE)
+    )
+    return runs, flights, cls.gunjin_mover, engineers, planes  # type: ignore[attr-defined]
+
+
 class GunjinSearcher(Searcher):
     """Gunjin: a side loses when an occupier enters its headquarters; flags are pieces."""
 
@@ -691,33 +715,32 @@ class GunjinSearcher(Searcher):
         cls = strategy.variant.position_class
         hq = cls.spec.hqs
         self.hq = (hq[0][0], hq[1][0])
-        self.rays = cls.tables  # type: ignore[attr-defined]
+        # what can attack a square (`attackers`), per square and colour
+        attack = _gunjin_attack_tables(cls)
+        self.engineer_runs, self.plane_flights, self.movers, self.engineers, self.planes = attack
 
     def find_flags(self, pos: Position) -> None:
         self.flags = [None, None]  # a Gunjin flag is no target: the headquarters is
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
-        out = []
-        for t in self.neighbours[s]:
-            q = board[t]
-            if q and q & COLOUR_BIT == colour_bits and q & 31 < pc.MINE:
-                out.append(q)
-        for rays in self.rays.ground_rays[s]:
-            for ray in rays:
-                for i, t in enumerate(ray):
-                    q = board[t]
-                    if not q:
-                        continue
-                    if i and q & COLOUR_BIT == colour_bits and q & 31 == pc.G_ENGINEER:
+        colour = colour_bits >> 5
+        mover = self.movers[colour]
+        out = [q for q in map(board.__getitem__, self.neighbours[s]) if mover[q]]
+        engineer = self.engineers[colour]
+        for first, rest in self.engineer_runs[s]:
+            if board[first]:
+                continue  # a piece beside s attacks from there (above) or blocks the run
+            for t in rest:
+                q = board[t]
+                if q:
+                    if engineer[q]:
                         out.append(q)
                     break
-        flight = self.rays.flight_rays[s]
-        for d in (NORTH, SOUTH):
-            for ray in flight[d]:
-                for t in ray[1:]:
-                    q = board[t]
-                    if q and q & COLOUR_BIT == colour_bits and q & 31 == pc.PLANE:
-                        out.append(q)
+        plane = self.planes[colour]
+        for t in self.plane_flights[s]:
+            q = board[t]
+            if plane[q]:
+                out.append(q)
         return out
 
     def can_parry(self, board: list[int], s: int, p: int, colour: int) -> bool:
