@@ -444,11 +444,10 @@ class GunjinPosition(Position):
         # an Engineer runs along every ground ray; a Plane steps sideways and flies north
         # and south over anything in its way
         cls.runs = tuple(tuple(ray for rays in ground[s] for ray in rays) for s in range(n))
-        cls.plane_steps = tuple(
-            tuple(ray[0] for d in (EAST, WEST) for ray in ground[s][d]) for s in range(n)
-        )
         cls.flights = tuple(
-            tuple(t for d in (NORTH, SOUTH) for ray in flight[s][d] for t in ray) for s in range(n)
+            tuple(ray[0] for d in (EAST, WEST) for ray in ground[s][d])
+            + tuple(t for d in (NORTH, SOUTH) for ray in flight[s][d] for t in ray)
+            for s in range(n)
         )
         # a Tank or Cavalry also jumps two squares forward over an empty one
         cls.charges = tuple(
@@ -471,6 +470,18 @@ class GunjinPosition(Position):
         )
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
+        moves: list[Move] = []
+        self.generate(player, moves.append, moves.append)
+        return moves
+
+    def generate(
+        self,
+        player: int | None,
+        quiet: Callable[[Move], None],
+        attack: Callable[[Move], None],
+    ) -> None:
+        """Pass each legal move to `quiet` (onto an empty post) or `attack`, as
+        `JunqiPosition.generate` does."""
         if player is None:
             player = self.turn
         board = self.board
@@ -478,9 +489,7 @@ class GunjinPosition(Position):
         mover_of = self.gunjin_mover[player]
         own = self.own[player]
         charges = self.charges[player]
-        runs, plane_steps, flights = self.runs, self.plane_steps, self.flights
-        moves: list[Move] = []
-        append = moves.append
+        runs, flights = self.runs, self.flights
         for frm, p in enumerate(board):
             mover = mover_of[p]
             if not mover:
@@ -491,27 +500,26 @@ class GunjinPosition(Position):
                     for t in ray:
                         q = board[t]
                         if not q:
-                            append(base | t)
+                            quiet(base | t)
                             continue
                         if not own[q]:
-                            append(base | t)
+                            attack(base | t)
                         break
-            elif mover == _FLIES:
-                for t in plane_steps[frm]:
-                    if not own[board[t]]:
-                        append(base | t)
-                for t in flights[frm]:
-                    if not own[board[t]]:
-                        append(base | t)
-            else:
-                for t in neighbours[frm]:
-                    if not own[board[t]]:
-                        append(base | t)
-                if mover == _CHARGES:
-                    for near, far in charges[frm]:
-                        if not board[near] and not own[board[far]]:
-                            append(base | far)
-        return moves
+                continue
+            for t in flights[frm] if mover == _FLIES else neighbours[frm]:
+                q = board[t]
+                if not q:
+                    quiet(base | t)
+                elif not own[q]:
+                    attack(base | t)
+            if mover == _CHARGES:
+                for near, far in charges[frm]:
+                    if not board[near]:
+                        q = board[far]
+                        if not q:
+                            quiet(base | far)
+                        elif not own[q]:
+                            attack(base | far)
 
     def combat_result(self, frm: int, to: int) -> int:
         board = self.board

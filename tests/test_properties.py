@@ -94,11 +94,7 @@ def test_push_pop_and_position_text_round_trip(variant, seed, plies):
 
 
 @SETTINGS
-@given(
-    variant=st.sampled_from(["classic", "blind"]),
-    seed=st.integers(0, 10**6),
-    plies=st.integers(0, 300),
-)
+@given(variant=VARIANTS, seed=st.integers(0, 10**6), plies=st.integers(0, 300))
 def test_generate_tells_moves_onto_empty_posts_from_attacks(variant, seed, plies):
     position = random_game(variant, seed, max_plies=plies).position
     board = position.board

@@ -72,8 +72,6 @@ class Searcher:
     ) -> None:
         variant = strategy.variant
         cls = variant.position_class
-        # the last ply takes moves onto empty posts apart (`JunqiPosition.generate`)
-        self.split_quiet = strategy.split_quiet
         self.flips = strategy.flips  # Blind: a side may always turn a piece instead
         # taking the flag wins at once (Junqi); a Gunjin flag fights with the piece behind
         self.flag_wins = variant.flag_capture_ends
@@ -207,16 +205,18 @@ class Searcher:
         if pos.decided is not None:
             return self.terminal(pos, ply)
         quiet: list[int] = []
-        if depth <= 1 and self.split_quiet:
+        can_flip = False
+        if depth <= 1:
             # the last ply takes moves onto empty posts apart (see `leaf`)
             moves: list[int] = []
             pos.generate(None, quiet.append, moves.append)  # type: ignore[attr-defined]
+            if self.flips:
+                can_flip = any(p & FACE_DOWN for p in pos.board)
         else:
             moves = pos.legal_moves()
-        can_flip = False
-        if self.flips and moves and moves[0] >> 6 == moves[0] & 63:
-            can_flip = True
-            moves = [m for m in moves if m >> 6 != m & 63]
+            if self.flips and moves and moves[0] >> 6 == moves[0] & 63:
+                can_flip = True
+                moves = [m for m in moves if m >> 6 != m & 63]
         if not moves and not quiet and not can_flip:
             return self._no_moves(pos, ply)
         if pos.quiet >= pos.quiet_limit:
@@ -263,8 +263,10 @@ class Searcher:
         quiet_moves: list[int] | tuple[()] = (),
     ) -> float:
         """The last full-width ply: every move scored from its table delta, then the best
-        few (in order) checked for what the opponent could do at once.  `quiet_moves`
-        (Classic): moves known to go onto an empty post, scored without looking."""
+        few (in order) checked for what the opponent could do at once.  `quiet_moves`:
+        moves known to go onto an empty post (one piece's together), scored from the
+        piece's table row alone; only the best of them get an entry in the order at
+        first, the others only if the checks go that far (rarely)."""
         board = pos.board
         pst = self.pst
         self.nodes += len(moves) + len(quiet_moves)
@@ -286,7 +288,8 @@ class Searcher:
         # After a move without combat the quiet-move draw comes one ply nearer: fade the
         # lead towards a draw (0) as it does, so that a side ahead seeks combat.
         fade = 1.0 - FADE * ((pos.quiet + 1) / pos.quiet_limit) ** 2
-        cands = []
+        # (upper bound, value, move, combat result) per move; checked in descending order
+        cands: list[tuple[float, float, int, int]] = []
         append = cands.append
         guess = self.marginal if colour == self.my_colour and ply >= 2 else None
         last = pos.last_move
@@ -295,21 +298,45 @@ class Searcher:
         faded = sign * fade
         combat = self.combat
         attack_terms = self._attack_terms
+        # A move onto an empty post outside the zone is worth faded * (score + d), d the
+        # change of its piece's table value, so the best of them have the highest
+        # sign * d (fade > 0): `top` is that, `tops` the moves that reach it, `second`
+        # the highest below it.
+        top = second = -INF
+        tops: list[int] = []
         mover_at = -1
-        for m in quiet_moves:  # one piece's moves come together
+        for m in quiet_moves:
             if m >> 6 != mover_at:
                 mover_at = m >> 6
-                row = pst[board[mover_at]]
+                p = board[mover_at]
+                row = pst[p]
                 here = row[mover_at]
+                hq = enemy_hq if p & 31 in occupiers else -1  # its entry there wins
             to = m & 63
-            v = faded * (score + (row[to] - here))
-            append((v + UNSTOPPABLE if to in zone else v, v, m, ATTACKER_WINS))
+            if to in zone:
+                if to == hq:
+                    return win
+                v = faded * (score + (row[to] - here))
+                append((v + UNSTOPPABLE, v, m, ATTACKER_WINS))
+                continue
+            if to == hq:
+                return win
+            k = sign * (row[to] - here)
+            if k > second:
+                if k > top:
+                    second = top
+                    top = k
+                    tops = [m]
+                elif k == top:
+                    tops.append(m)
+                else:
+                    second = k
         for m in moves:
             frm = m >> 6
             to = m & 63
             p = board[frm]
             q = board[to]
-            if not q:  # most moves: onto an empty post
+            if not q:  # onto an empty post (a root move scored alone)
                 if to == enemy_hq and p & 31 in occupiers:
                     return win
                 row = pst[p]
@@ -352,10 +379,37 @@ class Searcher:
             v = sign * (score + d)
             # an upper bound: only a threat on the enemy flag can add to it
             append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
+        # Every move onto an empty post without an entry yet is worth at most `bound`, and
+        # each entry above it comes before all of them in the full order.
+        exact = cands[:] if tops else cands
+        for m in tops:
+            frm = m >> 6
+            row = pst[board[frm]]
+            v = faded * (score + (row[m & 63] - row[frm]))
+            append((v, v, m, ATTACKER_WINS))
+        bound = faded * (score + sign * second) if second > -INF else -INF
+        complete = bound == -INF  # every move has its entry
         cands.sort(reverse=True)
-        for upper, v, m, r in cands:
+        i = 0
+        while True:
+            if i < len(cands):
+                upper, v, m, r = cands[i]
+                if upper <= bound and not complete:
+                    upper = bound  # the next move may be one without an entry yet
+            elif complete:
+                return best
+            else:
+                upper = bound
             if upper <= best:
-                break
+                return best
+            if upper == bound and not complete:
+                # the checks go below the entries made so far: make all, take up the order
+                # where it was (the first i entries are the same)
+                cands = exact + self._quiet_entries(board, quiet_moves, zone, faded, score)
+                cands.sort(reverse=True)
+                complete = True
+                continue
+            i += 1
             frm = m >> 6
             to = m & 63
             p = board[frm]
@@ -382,7 +436,30 @@ class Searcher:
                 best = v
                 if v >= beta:
                     return best
-        return best
+
+    def _quiet_entries(
+        self,
+        board: list[int],
+        quiet_moves: list[int] | tuple[()],
+        zone: frozenset[int] | tuple[()],
+        faded: float,
+        score: float,
+    ) -> list[tuple[float, float, int, int]]:
+        """`leaf`'s entries for every move onto an empty post outside the zone."""
+        pst = self.pst
+        out = []
+        append = out.append
+        mover_at = -1
+        for m in quiet_moves:
+            if m >> 6 != mover_at:
+                mover_at = m >> 6
+                row = pst[board[mover_at]]
+                here = row[mover_at]
+            to = m & 63
+            if to not in zone:
+                v = faded * (score + (row[to] - here))
+                append((v, v, m, ATTACKER_WINS))
+        return out
 
     def _attack_terms_over(
         self, p: int, frm: int, to: int, believed: list[tuple[int, float]]
