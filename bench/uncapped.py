@@ -10,6 +10,7 @@ the page plays the same moves.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from junqi_core.game import PLAY, Game
 from junqi_core.notation import move_text
@@ -18,8 +19,15 @@ from junqi_core.record import layout_from_json
 from junqi_core.views import view
 
 
-def play(variant: str, level: str, moves: int, seed: int, profile: bool = False) -> dict:
-    """Per decision of `level`: seconds (perf_counter), nodes and worlds searched; with
+def play(
+    variant: str,
+    level: str,
+    moves: int,
+    seed: int,
+    profile: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict:
+    """Per decision of `level`: seconds (by `clock`), nodes and worlds searched; with
     `profile`, the cProfile statistics of all of them (top 30 by own time)."""
     records = []
     profiler = None
@@ -45,13 +53,13 @@ def play(variant: str, level: str, moves: int, seed: int, profile: bool = False)
                 game.apply(seat, f"offer:{seat}")
             legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
             v = view(game, seat)
-            t0 = time.perf_counter()
+            t0 = clock()
             if profiler is not None:
                 profiler.enable()
             choice = cpu.choose(v, legal)
             if profiler is not None:
                 profiler.disable()
-            seconds = time.perf_counter() - t0
+            seconds = clock() - t0
             info = getattr(cpu, "last_info", {})
             records.append(
                 {

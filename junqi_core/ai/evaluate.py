@@ -10,6 +10,8 @@ calls as `Searcher.delta`).  The board, distances and rule flags come from the r
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from junqi_core import pieces as pc
 from junqi_core.ai.tables import Tables
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, FACE_DOWN, KIND_MASK
@@ -492,16 +494,28 @@ def flag_squares(pos: Position) -> tuple[int | None, int | None]:
 
 def move_delta(pos: Position, pst: list[list[float]], move: int) -> float:
     """Change of the score (colour 0's view) made by a move (not a flip)."""
+    return move_deltas(pos, pst, (move,))[0]
+
+
+def move_deltas(pos: Position, pst: list[list[float]], moves: Iterable[int]) -> list[float]:
+    """`move_delta` of each move (one call for a node's moves: the search's ordering)."""
     board = pos.board
-    frm = move >> 6
-    to = move & 63
-    p = board[frm]
-    q = board[to]
-    if not q:
-        return pst[p][to] - pst[p][frm]
-    r = pos.combat_result(frm, to)
-    if r == ATTACKER_WINS:
-        return pst[p][to] - pst[p][frm] - pst[q][to]
-    if r == BOTH_REMOVED:
-        return -pst[p][frm] - pst[q][to]
-    return -pst[p][frm]
+    combat_result = pos.combat_result
+    out = []
+    append = out.append
+    for move in moves:
+        frm = move >> 6
+        to = move & 63
+        row = pst[board[frm]]
+        q = board[to]
+        if not q:
+            append(row[to] - row[frm])
+            continue
+        r = combat_result(frm, to)
+        if r == ATTACKER_WINS:
+            append(row[to] - row[frm] - pst[q][to])
+        elif r == BOTH_REMOVED:
+            append(-row[frm] - pst[q][to])
+        else:
+            append(-row[frm])
+    return out

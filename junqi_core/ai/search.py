@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from junqi_core import pieces as pc
-from junqi_core.ai.evaluate import WIN, move_delta
+from junqi_core.ai.evaluate import WIN, move_delta, move_deltas
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, DEFENDER_WINS, FACE_DOWN
 from junqi_core.rules import Position, is_flip
 from junqi_core.topology import NORTH, SOUTH
@@ -225,7 +225,7 @@ class Searcher:
         if depth <= 1:
             return self.leaf(pos, moves, alpha, beta, score, ply, sign, can_flip, quiet)
         pst = self.pst
-        scored = [(sign * self.delta(pos, pst, m), m) for m in moves]
+        scored = [(sign * d, m) for d, m in zip(self.deltas(pos, pst, moves), moves, strict=True)]
         scored.sort(reverse=True)
         best = -INF
         if can_flip:  # flipping instead of moving: about neutral
@@ -249,6 +249,7 @@ class Searcher:
         return best
 
     delta = staticmethod(move_delta)
+    deltas = staticmethod(move_deltas)
 
     def leaf(
         self,
@@ -795,6 +796,13 @@ class GunjinSearcher(Searcher):
         # what can attack a square (`attackers`), per square and colour
         attack = _gunjin_attack_tables(cls)
         self.engineer_runs, self.plane_flights, self.movers, self.engineers, self.planes = attack
+        # per colour, by piece int: an occupier of it (whose entry into the enemy HQ wins)
+        self.occupier = tuple(
+            tuple(bool(mover[p]) and p & 31 in self.occupiers for p in range(128))
+            for mover in self.movers
+        )
+        # whether an occupier may come from afar (an Engineer's run, a Plane's flight)
+        self.occupiers_from_afar = bool(self.occupiers & {pc.G_ENGINEER, pc.PLANE})
 
     def find_flags(self, pos: Position) -> None:
         self.flags = [None, None]  # a Gunjin flag is no target: the headquarters is
@@ -845,9 +853,14 @@ class GunjinSearcher(Searcher):
         inside = board[hq]
         if inside and inside & COLOUR_BIT == enemy_bits:
             return False
-        occupiers = self.occupiers
-        for a in self.attackers(board, hq, enemy_bits):
-            k = a & 31
-            if k in occupiers and (not inside or self.combat[k][inside & 31] == ATTACKER_WINS):
-                return True
-        return False
+        if self.occupiers_from_afar:
+            occupiers = self.occupiers
+            near = [a for a in self.attackers(board, hq, enemy_bits) if a & 31 in occupiers]
+        else:  # only a piece beside it can enter
+            occupier = self.occupier[colour ^ 1]
+            near = [q for q in map(board.__getitem__, self.neighbours[hq]) if occupier[q]]
+        if not inside:
+            return bool(near)
+        beaten = inside & 31
+        combat = self.combat
+        return any(combat[a & 31][beaten] == ATTACKER_WINS for a in near)
