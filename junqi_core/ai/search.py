@@ -628,6 +628,15 @@ class Searcher:
         return values
 
 
+_JUNQI_MOVERS = tuple(
+    tuple(
+        bool(p) and not p & FACE_DOWN and p & COLOUR_BIT == colour << 5 and p & 31 < pc.LANDMINE
+        for p in range(128)
+    )
+    for colour in (0, 1)
+)
+
+
 class JunqiSearcher(Searcher):
     """Junqi (Classic, Blind): a side loses when an enemy piece reaches its flag."""
 
@@ -638,6 +647,8 @@ class JunqiSearcher(Searcher):
         self.rail_neighbours = strategy.variant.position_class.spec.rail_neighbours
         # the gates of a headquarters that an Engineer may reach round a railway corner
         self.rail_gates: tuple[bool, ...] = strategy.rail_gates
+        # per colour, by piece int: a face-up piece of that colour that moves
+        self.movers = _JUNQI_MOVERS
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
         if self.camps[s]:
@@ -649,19 +660,14 @@ class JunqiSearcher(Searcher):
         not a piece there could be attacked."""
         out = []
         frozen = self.frozen
+        mover = self.movers[colour_bits >> 5]
         for line in self.lines[s]:
             for t in line:
                 q = board[t]
-                if not q:
-                    continue
-                if (
-                    not q & FACE_DOWN
-                    and q & COLOUR_BIT == colour_bits
-                    and q & 31 < pc.LANDMINE
-                    and not frozen[t]
-                ):
-                    out.append(q)
-                break
+                if q:
+                    if mover[q] and not frozen[t]:
+                        out.append(q)
+                    break
         return out
 
     def rail_engineers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
