@@ -4,20 +4,23 @@
     python3 bench/cpu_page.py [--levels hard] [--moves 40] [--no-build] [--no-uncapped]
                               [--profile]
 
-For each variant, a CPU-vs-CPU game is started through the bridge and the page's own
+For each variant, CPU-vs-CPU games are started through the bridge and the page's own
 `engine.call({op: "cpu_act"})` is timed in the page (worker round trip: the CPU's search,
 its view and the reply) until `--moves` moves of the measured level have been made (new
 games are started as needed). Budgets per move in the page, at the 95th percentile:
 easy 0.1 s, medium 0.5 s, hard 1.5 s.  "at cap" counts the moves that took at least the
 search's wall-clock cap (90% of the budget): those most likely stopped before their node
-budget.
+budget.  "CPU" is the processor time the browser's renderer processes (the page and its
+workers) used during the move (Linux /proc), which other programs on a busy machine do
+not inflate.
 
 Then, unless `--no-uncapped`, the same games are played without the cap (bench/uncapped.py)
 in a bench worker beside the page's (Pyodide from the site's own files, the site's game
-wheel) and in this CPython: the seconds each decision needs to finish its node budget,
-the nodes searched per second, and the ratio Pyodide / CPython on the same decisions.  The
-page reaches the arena's node budget at p95 when that p95 is within the cap.  `--profile`
-prints cProfile's top functions of those decisions in Pyodide.
+wheel) and in this CPython: the CPU seconds each decision needs to finish its node budget,
+the nodes searched per CPU second, and the ratio Pyodide / CPython on the same decisions.
+The page reaches the arena's node budget at p95 when that p95 is within the cap (given a
+core of its own).  `--profile` prints cProfile's top functions of those decisions in
+Pyodide (cProfile slows calls down, so read it as where, not how much).
 """
 
 from __future__ import annotations
@@ -51,12 +54,12 @@ const waiting = [];
 worker.onmessage = (event) => {
   if (event.data.type === "ready") document.documentElement.dataset.ready = "true";
   else if (event.data.type === "error") console.error(event.data.message);
-  else waiting.shift()(event.data);
+  else waiting.shift()(event.data.result);
 };
 worker.onerror = (event) => console.error(`bench worker: ${event.message}`);
-window.bench = (request) => new Promise((resolve) => {
+window.bench = (call) => new Promise((resolve) => {
   waiting.push(resolve);
-  worker.postMessage({type: "run", request});
+  worker.postMessage({type: "call", call});
 });
 const build = await (await fetch("../build.json")).json();
 worker.postMessage({type: "init",
@@ -65,7 +68,8 @@ worker.postMessage({type: "init",
   wheel: new URL(`../${build.wheel}`, location.href).href,
   source: new URL("uncapped.py", location.href).href});
 """
-# Pyodide from the site's files, the site's game wheel unpacked, bench/uncapped.py run.
+# Pyodide from the site's files, the site's game wheel unpacked, bench/uncapped.py run;
+# a call is a line of Python evaluated in its module (`games = Games(...)`, `games.next()`).
 BENCH_WORKER = """
 let pyodide = null;
 let scope = null;
@@ -81,13 +85,12 @@ async function handle(msg) {
     pyodide.unpackArchive(wheel, "wheel", { extractDir: site });
     scope = pyodide.globals.get("dict")();
     pyodide.runPython(await (await fetch(msg.source)).text(), { globals: scope });
+    pyodide.runPython("import json", { globals: scope });
     self.postMessage({ type: "ready" });
     return;
   }
-  scope.set("request", msg.request);
-  const out = pyodide.runPython(
-    "import json; json.dumps(play(**json.loads(request)))", { globals: scope });
-  self.postMessage({ type: "result", result: out });
+  const result = pyodide.runPython(`json.dumps(${msg.call})`, { globals: scope });
+  self.postMessage({ type: "result", result });
 }
 """
 
@@ -107,29 +110,48 @@ def prepare(site: Path, no_build: bool) -> None:
     shutil.copyfile(stock_lock, folder / "pyodide-lock.json")
 
 
-PLAY_JS = """async ({variant, level, moves, seed}) => {
+START_JS = """async ({variant, level, seed}) => {
   const engine = window.junqi.engine;
-  const times = [];
-  let games = 0;
-  while (times.length < moves) {
-    const start = await engine.call({op: "new_game", variant, seed: seed + games,
-                                     cpu: {"0": level, "1": level}});
-    if (!start.ok) throw new Error(JSON.stringify(start.error));
-    games += 1;
-    let view = start.view;
-    const game = start.game;
-    view = (await engine.call({op: "view", game, player: null})).view;
-    while (view.phase === "play" && times.length < moves) {
-      const t0 = performance.now();
-      const reply = await engine.call({op: "cpu_act", game, player: view.turn, viewer: null});
-      times.push(performance.now() - t0);
-      if (!reply.ok) throw new Error(JSON.stringify(reply.error));
-      view = reply.view;
-    }
-    await engine.call({op: "drop", game});
-  }
-  return {times, games};
+  if (window.benchGame) await engine.call({op: "drop", game: window.benchGame.game});
+  const start = await engine.call({op: "new_game", variant, seed, cpu: {"0": level, "1": level},
+                                   viewer: null});
+  if (!start.ok) throw new Error(JSON.stringify(start.error));
+  window.benchGame = {game: start.game, view: start.view};  // the public view
 }"""
+# One CPU move of the game started last: its round trip in ms, and whether play goes on.
+STEP_JS = """async () => {
+  const engine = window.junqi.engine;
+  const state = window.benchGame;
+  const t0 = performance.now();
+  const reply = await engine.call({op: "cpu_act", game: state.game, player: state.view.turn,
+                                   viewer: null});
+  const ms = performance.now() - t0;
+  if (!reply.ok) throw new Error(JSON.stringify(reply.error));
+  state.view = reply.view;
+  return {ms, playing: reply.view.phase === "play"};
+}"""
+
+
+class RendererClock:
+    """CPU seconds used so far by the browser's renderer processes (the pages and their
+    workers), from /proc/PID/task/TID/schedstat; None where that cannot be read."""
+
+    def __init__(self, browser) -> None:
+        self.session = browser.new_browser_cdp_session()
+
+    def __call__(self) -> float | None:
+        info = self.session.send("SystemInfo.getProcessInfo")["processInfo"]
+        total = 0.0
+        for process in info:
+            if process["type"] != "renderer":
+                continue
+            tasks = Path(f"/proc/{process['id']}/task")
+            try:
+                for task in tasks.iterdir():  # every thread: the page's and its workers'
+                    total += int((task / "schedstat").read_text().split()[0]) / 1e9
+            except (OSError, ValueError, IndexError):
+                return None
+        return total
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -137,53 +159,73 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def round_trips(page, args) -> list[tuple]:
+def round_trips(page, clock: RendererClock, args) -> list[tuple]:
     """The page's own worker: `cpu_act` timed per move, with the cap as shipped."""
     rows = []
     for level in args.levels:
         for variant in args.variants:
-            result = page.evaluate(
-                PLAY_JS,
-                {"variant": variant, "level": level, "moves": args.moves, "seed": args.seed},
-            )
-            seconds = [t / 1000 for t in result["times"]]
-            rows.append((level, variant, seconds, result["games"]))
+            walls: list[float] = []
+            cpus: list[float] = []
+            games = 0
+            playing = False
+            while len(walls) < args.moves:
+                if not playing:
+                    page.evaluate(
+                        START_JS, {"variant": variant, "level": level, "seed": args.seed + games}
+                    )
+                    games += 1
+                c0 = clock()
+                step = page.evaluate(STEP_JS)
+                c1 = clock()
+                walls.append(step["ms"] / 1000)
+                if c0 is not None and c1 is not None:
+                    cpus.append(c1 - c0)
+                playing = step["playing"]
+            rows.append((level, variant, walls, cpus, games))
     return rows
 
 
-def uncapped(page, args) -> list[tuple]:
+def uncapped(page, clock: RendererClock, args) -> list[tuple]:
     """The same games without the cap, in the bench worker (Pyodide) and in CPython."""
     sys.path.insert(0, str(ROOT / "bench"))
-    from uncapped import play
+    from uncapped import Games
 
     rows = []
     for level in args.levels:
         for variant in args.variants:
-            request = {"variant": variant, "level": level, "moves": args.moves, "seed": args.seed}
+            start = f"Games({variant!r}, {level!r}, {args.seed}, profile={args.profile})"
+            page.evaluate("(call) => window.bench(call)", f"[games := {start}, 0][1]")
+            here = Games(variant, level, args.seed, clock=time.process_time)
+            pyodide = []
+            cpython = []
+            for _ in range(args.moves):
+                c0 = clock()
+                record = json.loads(page.evaluate("() => window.bench('games.next()')"))
+                c1 = clock()
+                record["cpu"] = None if c0 is None or c1 is None else c1 - c0
+                pyodide.append(record)
+                cpython.append(here.next())
+            profile = None
             if args.profile:
-                request["profile"] = True
-            pyodide = json.loads(
-                page.evaluate("(r) => window.bench(r).then((m) => m.result)", json.dumps(request))
-            )
-            request.pop("profile", None)
-            cpython = play(**request)
-            rows.append((level, variant, pyodide, cpython))
+                profile = json.loads(page.evaluate("() => window.bench('games.profile()')"))
+            rows.append((level, variant, pyodide, cpython, profile))
     return rows
 
 
 def print_round_trips(rows: list[tuple]) -> None:
     print(
         f"{'level':<7}{'variant':<9}{'moves':>6}{'games':>6}{'mean s':>9}{'p50 s':>8}"
-        f"{'p95 s':>8}{'max s':>8}{'at cap':>7}  budget (p95)"
+        f"{'p95 s':>8}{'max s':>8}{'at cap':>7}{'CPU p95':>8}  budget (p95)"
     )
-    for level, variant, seconds, games in rows:
+    for level, variant, walls, cpus, games in rows:
         budget = BUDGETS[level]
-        p95 = percentile(seconds, 0.95)
+        p95 = percentile(walls, 0.95)
         verdict = "ok" if p95 <= budget else "OVER"
-        at_cap = sum(t >= SEARCH_SHARE * budget for t in seconds)
+        at_cap = sum(t >= SEARCH_SHARE * budget for t in walls)
+        cpu = f"{percentile(cpus, 0.95):>8.3f}" if cpus else f"{'-':>8}"
         print(
-            f"{level:<7}{variant:<9}{len(seconds):>6}{games:>6}{statistics.mean(seconds):>9.3f}"
-            f"{percentile(seconds, 0.5):>8.3f}{p95:>8.3f}{max(seconds):>8.3f}{at_cap:>7}"
+            f"{level:<7}{variant:<9}{len(walls):>6}{games:>6}{statistics.mean(walls):>9.3f}"
+            f"{percentile(walls, 0.5):>8.3f}{p95:>8.3f}{max(walls):>8.3f}{at_cap:>7}{cpu}"
             f"  {budget:.1f} s {verdict}"
         )
 
@@ -192,21 +234,22 @@ def print_uncapped(rows: list[tuple]) -> None:
     from junqi_core.ai.player import settings_for
 
     print(
-        "without the cap: seconds to finish the node budget (Pyodide in the bench worker; "
-        "CPython here, wall clock)"
+        "without the cap: CPU seconds to finish the node budget (Pyodide in the bench "
+        "worker: the renderer's CPU time; CPython here: this process's)"
     )
     print(
         f"{'level':<7}{'variant':<9}{'budget':>9}{'moves':>6}{'p50 s':>8}{'p95 s':>8}"
         f"{'max s':>8}{'nodes/s':>10}{'CPython p95':>12}{'nodes/s':>10}{'ratio':>6}"
         f"  p95 within the cap"
     )
-    for level, variant, pyodide, cpython in rows:
+    for level, variant, pyodide, cpython, profile in rows:
         budget = settings_for(variant, level).nodes
         cap = SEARCH_SHARE * BUDGETS[level]
-        page_s = [r["seconds"] for r in pyodide["records"]]
-        here_s = [r["seconds"] for r in cpython["records"]]
-        nodes = sum(r["nodes"] for r in pyodide["records"])
-        same = [r["nodes"] for r in pyodide["records"]] == [r["nodes"] for r in cpython["records"]]
+        # the renderer's CPU time where it can be read, else the worker's wall clock
+        page_s = [r["cpu"] if r["cpu"] is not None else r["seconds"] for r in pyodide]
+        here_s = [r["seconds"] for r in cpython]
+        nodes = sum(r["nodes"] for r in pyodide)
+        same = [r["nodes"] for r in pyodide] == [r["nodes"] for r in cpython]
         p95 = percentile(page_s, 0.95)
         verdict = f"{cap:.2f} s {'ok' if p95 <= cap else 'OVER'}"
         print(
@@ -216,9 +259,9 @@ def print_uncapped(rows: list[tuple]) -> None:
             f"{sum(page_s) / sum(here_s):>6.2f}  {verdict}"
             + ("" if same else "  (the games differ!)")
         )
-        if "profile" in pyodide:
+        if profile:
             print(f"cProfile of {level} {variant} in Pyodide (all decisions):")
-            print(pyodide["profile"])
+            print(profile)
 
 
 def main() -> int:
@@ -243,17 +286,18 @@ def main() -> int:
             browser = pw.chromium.launch(
                 executable_path=build.find_chromium(), args=build.CHROMIUM_ARGS
             )
+            clock = RendererClock(browser)
             page = browser.new_page()
             page.goto(server.url)
             page.wait_for_selector("html[data-ready]", state="attached", timeout=120_000)
-            trips = round_trips(page, args)
+            trips = round_trips(page, clock, args)
             page.close()
             free = []
             if not args.no_uncapped:
                 page = browser.new_page()
                 page.goto(server.url + "bench/")
                 page.wait_for_selector("html[data-ready]", state="attached", timeout=120_000)
-                free = uncapped(page, args)
+                free = uncapped(page, clock, args)
             browser.close()
     print(
         f"bench/cpu_page.py  Pyodide {build.PYODIDE_VERSION} in headless Chromium, "

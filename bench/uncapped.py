@@ -19,63 +19,89 @@ from junqi_core.record import layout_from_json
 from junqi_core.views import view
 
 
+class Games:
+    """Seeded games of `level` against itself (seeds `seed`, `seed + 1`, ...), one
+    decision at a time; `profile` keeps cProfile statistics of the decisions."""
+
+    def __init__(
+        self,
+        variant: str,
+        level: str,
+        seed: int,
+        profile: bool = False,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.variant = variant
+        self.level = level
+        self.seed = seed
+        self.clock = clock
+        self.games = 0
+        self.game: Game | None = None
+        self.profiler = None
+        if profile:
+            import cProfile
+
+            self.profiler = cProfile.Profile()
+
+    def _start(self) -> None:
+        game_seed = self.seed + self.games
+        self.games += 1
+        game = Game(self.variant, seed=game_seed)
+        self.cpus = {s: make_player(self.variant, self.level, s, game_seed * 2 + s) for s in (0, 1)}
+        for player in self.cpus.values():
+            player.time_cap = None
+        if game.deployment is not None:
+            for s, player in self.cpus.items():
+                game.deploy(s, layout_from_json(game, player.deploy(view(game, s))))
+        self.game = game
+
+    def next(self) -> dict:
+        """The next decision: its seconds (by `clock`), nodes and worlds searched, ply."""
+        if self.game is None or self.game.phase != PLAY:
+            self._start()
+        game = self.game
+        assert game is not None
+        seat = game.turn
+        cpu = self.cpus[seat]
+        if cpu.offer_draw(view(game, seat)):
+            game.apply(seat, f"offer:{seat}")
+        legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
+        v = view(game, seat)
+        if self.profiler is not None:
+            self.profiler.enable()
+        t0 = self.clock()
+        choice = cpu.choose(v, legal)
+        seconds = self.clock() - t0
+        if self.profiler is not None:
+            self.profiler.disable()
+        info = getattr(cpu, "last_info", {})
+        record = {
+            "seconds": seconds,
+            "nodes": info.get("nodes", 0),
+            "worlds": info.get("worlds", 0),
+            "ply": game.position.ply,
+        }
+        game.apply(seat, choice)
+        return record
+
+    def profile(self, top: int = 30) -> str:
+        """cProfile's functions by own time over the decisions so far."""
+        import io
+        import pstats
+
+        text = io.StringIO()
+        pstats.Stats(self.profiler, stream=text).sort_stats("tottime").print_stats(top)
+        return text.getvalue()
+
+
 def play(
     variant: str,
     level: str,
     moves: int,
     seed: int,
-    profile: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> dict:
-    """Per decision of `level`: seconds (by `clock`), nodes and worlds searched; with
-    `profile`, the cProfile statistics of all of them (top 30 by own time)."""
-    records = []
-    profiler = None
-    if profile:
-        import cProfile
-
-        profiler = cProfile.Profile()
-    games = 0
-    while len(records) < moves:
-        game_seed = seed + games
-        games += 1
-        game = Game(variant, seed=game_seed)
-        cpus = {s: make_player(variant, level, s, game_seed * 2 + s) for s in (0, 1)}
-        for player in cpus.values():
-            player.time_cap = None
-        if game.deployment is not None:
-            for s, player in cpus.items():
-                game.deploy(s, layout_from_json(game, player.deploy(view(game, s))))
-        while game.phase == PLAY and len(records) < moves:
-            seat = game.turn
-            cpu = cpus[seat]
-            if cpu.offer_draw(view(game, seat)):
-                game.apply(seat, f"offer:{seat}")
-            legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
-            v = view(game, seat)
-            t0 = clock()
-            if profiler is not None:
-                profiler.enable()
-            choice = cpu.choose(v, legal)
-            if profiler is not None:
-                profiler.disable()
-            seconds = clock() - t0
-            info = getattr(cpu, "last_info", {})
-            records.append(
-                {
-                    "seconds": seconds,
-                    "nodes": info.get("nodes", 0),
-                    "worlds": info.get("worlds", 0),
-                    "ply": game.position.ply,
-                }
-            )
-            game.apply(seat, choice)
-    out: dict = {"records": records, "games": games}
-    if profiler is not None:
-        import io
-        import pstats
-
-        text = io.StringIO()
-        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(30)
-        out["profile"] = text.getvalue()
-    return out
+    """`moves` decisions of `level` from the first game on, and how many games they took."""
+    games = Games(variant, level, seed, clock=clock)
+    records = [games.next() for _ in range(moves)]
+    return {"records": records, "games": games.games}
