@@ -310,14 +310,15 @@ class JunqiPosition(Position):
             if mover == _ENGINEER_MOVES:
                 if not rail_neighbours[frm]:
                     continue
-                seen = {frm}
+                seen = [False] * len(board)  # (faster than a set in Pyodide)
+                seen[frm] = True
                 frontier = [frm]
                 while frontier:
                     s = frontier.pop()
                     for t in rail_neighbours[s]:
-                        if t in seen:
+                        if seen[t]:
                             continue
-                        seen.add(t)
+                        seen[t] = True
                         q = board[t]
                         if not q:
                             quiet(base | t)
