@@ -23,41 +23,19 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from junqi_core.game import PLAY, Game
-from junqi_core.notation import move_text
+import ai
+
 from junqi_core.players import make_player
-from junqi_core.record import layout_from_json
-from junqi_core.views import view
 
 VARIANTS = ("classic", "blind", "gunjin")
 
 
-def positions(
-    variant: str, count: int, level: str = "easy", seed: int = 1, every: int = 5
-) -> list[dict]:
-    """(view, legal actions, seat) samples from seeded games of `level` against itself,
-    without a wall-clock cap."""
-    out: list[dict] = []
-    game_index = 0
-    while len(out) < count:
-        game_seed = seed * 1_000 + game_index
-        game_index += 1
-        game = Game(variant, seed=game_seed)
-        players = {s: make_player(variant, level, s, game_seed * 2 + s) for s in (0, 1)}
-        for p in players.values():
-            p.time_cap = None
-        if game.phase != PLAY:
-            for s in (0, 1):
-                game.deploy(s, layout_from_json(game, players[s].deploy(view(game, s))))
-        while game.phase == PLAY and len(out) < count:
-            seat = game.turn
-            legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
-            v = view(game, seat)
-            if game.position.ply % every == game_index % every and len(legal) > 1:
-                out.append({"view": v, "legal": legal, "seat": seat})
-            game.apply(seat, players[seat].choose(v, legal))
-    return out
+def positions(variant: str, count: int, level: str, every: int) -> list[dict]:
+    """Positions from seeded games of `level` against itself, without the cap."""
+    games = ai.positions(variant, count, every=every, level=level, uncapped=True)
+    return [{"view": v, "legal": legal, "seat": seat} for v, legal, seat in games]
 
 
 def decide(variant: str, level: str, sample: dict, index: int) -> tuple[dict, float]:
@@ -88,7 +66,7 @@ def decide(variant: str, level: str, sample: dict, index: int) -> tuple[dict, fl
 def record(path: Path, count: int, levels: list[str], games_of: str, every: int) -> None:
     data: dict = {}
     for variant in VARIANTS:
-        samples = positions(variant, count, games_of, every=every)
+        samples = positions(variant, count, games_of, every)
         for level in levels:
             for i, sample in enumerate(samples):
                 sample.setdefault("decisions", {})[level], _ = decide(variant, level, sample, i)

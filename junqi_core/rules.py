@@ -110,6 +110,19 @@ class Position:
         return None if self.swap < 0 else ((p >> 5) & 1) ^ self.swap
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
+        moves: list[Move] = []
+        self.generate(player, moves.append, moves.append)
+        return moves
+
+    def generate(
+        self,
+        player: int | None,
+        quiet: Callable[[Move], None],
+        attack: Callable[[Move], None],
+    ) -> None:
+        """Pass each legal move (other than a flip) to `quiet` (onto an empty post) or
+        `attack`: the search scores the two kinds apart.  One list's `append` for both
+        gives `legal_moves`."""
         raise NotImplementedError
 
     def combat_result(self, frm: int, to: int) -> int:
@@ -270,19 +283,12 @@ class JunqiPosition(Position):
         spec = cls.spec
         cls.attackable = tuple(s not in spec.camps for s in range(spec.size))
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        moves: list[Move] = []
-        self.generate(player, moves.append, moves.append)
-        return moves
-
     def generate(
         self,
         player: int | None,
         quiet: Callable[[Move], None],
         attack: Callable[[Move], None],
     ) -> None:
-        """Pass each legal move to `quiet` (onto an empty post) or `attack`: the search
-        scores the two kinds apart.  One list's `append` for both gives `legal_moves`."""
         if player is None:
             player = self.turn
         if self.swap < 0:
@@ -470,19 +476,12 @@ class GunjinPosition(Position):
             for colour in (0, 1)
         )
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        moves: list[Move] = []
-        self.generate(player, moves.append, moves.append)
-        return moves
-
     def generate(
         self,
         player: int | None,
         quiet: Callable[[Move], None],
         attack: Callable[[Move], None],
     ) -> None:
-        """Pass each legal move to `quiet` (onto an empty post) or `attack`, as
-        `JunqiPosition.generate` does."""
         if player is None:
             player = self.turn
         board = self.board
