@@ -27,8 +27,17 @@ from typing import TYPE_CHECKING
 
 from junqi_core import pieces as pc
 from junqi_core.ai.evaluate import WIN, move_delta, move_deltas
-from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, DEFENDER_WINS, FACE_DOWN
-from junqi_core.rules import Position, is_flip
+from junqi_core.pieces import (
+    ATTACKER_WINS,
+    BOTH_REMOVED,
+    COLOUR_BIT,
+    COLOUR_BITS,
+    COLOUR_OF,
+    DEFENDER_WINS,
+    FACE_DOWN,
+    SIDE_AND_KIND,
+)
+from junqi_core.rules import Position
 from junqi_core.topology import NORTH, SOUTH
 
 if TYPE_CHECKING:
@@ -93,7 +102,7 @@ class Searcher:
         self.my_colour = -1
         self.marginal: dict[int, list[tuple[int, float]]] = {}
         # (move, attacker, belief square) -> that attack's terms in this world's tables
-        self._attack_terms: dict[int, tuple[float, float, float, float]] = {}
+        self._attack_terms: dict[tuple[int, int, int], tuple[float, float, float, float]] = {}
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
@@ -102,6 +111,9 @@ class Searcher:
         self._next_check = CHECK_EVERY
         self.combat = cls.combat
         self.flag_kind = cls.flag_kind
+        # how moves are taken apart: the post a move leaves, the post it reaches
+        self.frm_of = cls.move_code.frm
+        self.to_of = cls.move_code.to
         self.size = cls.spec.size
         self.camps = tuple(s in cls.spec.camps for s in range(cls.spec.size))
         self.frozen = getattr(cls, "frozen", (False,) * cls.spec.size)
@@ -124,7 +136,7 @@ class Searcher:
         fk = self.flag_kind
         for s, p in enumerate(pos.board):
             if p and not p & FACE_DOWN and p & 31 == fk:
-                flags[(p >> 5) & 1] = s
+                flags[COLOUR_OF[p]] = s
         self.flags = flags
 
     def _tick(self) -> None:
@@ -186,7 +198,7 @@ class Searcher:
         with it)."""
         combat = self.combat
         kind = p & 31
-        for a in self.attackers(board, s, colour << 5):
+        for a in self.attackers(board, s, COLOUR_BITS[colour]):
             if combat[a & 31][kind] != DEFENDER_WINS:
                 return True
         return False
@@ -214,9 +226,10 @@ class Searcher:
                 can_flip = any(p & FACE_DOWN for p in pos.board)
         else:
             moves = pos.legal_moves()
-            if self.flips and moves and moves[0] >> 6 == moves[0] & 63:
+            frm_of, to_of = self.frm_of, self.to_of
+            if self.flips and moves and frm_of[moves[0]] == to_of[moves[0]]:
                 can_flip = True
-                moves = [m for m in moves if m >> 6 != m & 63]
+                moves = [m for m in moves if frm_of[m] != to_of[m]]
         if not moves and not quiet and not can_flip:
             return self._no_moves(pos, ply)
         if pos.quiet >= pos.quiet_limit:
@@ -294,8 +307,10 @@ class Searcher:
         append = cands.append
         guess = self.marginal if colour == self.my_colour and ply >= 2 else None
         last = pos.last_move
-        last_from = last >> 6
-        last_to = last & 63 if last_from != last & 63 else -1  # (a flip moved nothing)
+        frm_of = self.frm_of
+        to_of = self.to_of
+        last_from = frm_of[last]
+        last_to = to_of[last] if last_from != to_of[last] else -1  # (a flip moved nothing)
         faded = sign * fade
         combat = self.combat
         attack_terms = self._attack_terms
@@ -307,13 +322,14 @@ class Searcher:
         tops: list[int] = []
         mover_at = -1
         for m in quiet_moves:
-            if m >> 6 != mover_at:
-                mover_at = m >> 6
-                p = board[mover_at]
+            frm = frm_of[m]
+            if frm != mover_at:
+                mover_at = frm
+                p = board[frm]
                 row = pst[p]
-                here = row[mover_at]
+                here = row[frm]
                 hq = enemy_hq if p & 31 in occupiers else -1  # its entry there wins
-            to = m & 63
+            to = to_of[m]
             if to in zone:
                 if to == hq:
                     return win
@@ -333,8 +349,8 @@ class Searcher:
                 else:
                     second = k
         for m in moves:
-            frm = m >> 6
-            to = m & 63
+            frm = frm_of[m]
+            to = to_of[m]
             p = board[frm]
             q = board[to]
             if not q:  # onto an empty post (a root move scored alone)
@@ -349,7 +365,7 @@ class Searcher:
                 where = last_from if to == last_to else to
                 known = guess.get(where)
                 if known is not None:
-                    key = (m << 7 | p) << 6 | where
+                    key = (m, p, where)
                     terms = attack_terms.get(key)
                     if terms is None:
                         terms = attack_terms[key] = self._attack_terms_over(p, frm, to, known)
@@ -384,9 +400,9 @@ class Searcher:
         # each entry above it comes before all of them in the full order.
         exact = cands[:] if tops else cands
         for m in tops:
-            frm = m >> 6
+            frm = frm_of[m]
             row = pst[board[frm]]
-            v = faded * (score + (row[m & 63] - row[frm]))
+            v = faded * (score + (row[to_of[m]] - row[frm]))
             append((v, v, m, ATTACKER_WINS))
         bound = faded * (score + sign * second) if second > -INF else -INF
         complete = bound == -INF  # every move has its entry
@@ -411,8 +427,8 @@ class Searcher:
                 complete = True
                 continue
             i += 1
-            frm = m >> 6
-            to = m & 63
+            frm = frm_of[m]
+            to = to_of[m]
             p = board[frm]
             saved = board[to]
             # play it on the board in place (no push) and look at the replies' chances
@@ -448,15 +464,17 @@ class Searcher:
     ) -> list[tuple[float, float, int, int]]:
         """`leaf`'s entries for every move onto an empty post outside the zone."""
         pst = self.pst
+        frm_of, to_of = self.frm_of, self.to_of
         out = []
         append = out.append
         mover_at = -1
         for m in quiet_moves:
-            if m >> 6 != mover_at:
-                mover_at = m >> 6
-                row = pst[board[mover_at]]
-                here = row[mover_at]
-            to = m & 63
+            frm = frm_of[m]
+            if frm != mover_at:
+                mover_at = frm
+                row = pst[board[frm]]
+                here = row[frm]
+            to = to_of[m]
             if to not in zone:
                 v = faded * (score + (row[to] - here))
                 append((v, v, m, ATTACKER_WINS))
@@ -476,7 +494,7 @@ class Searcher:
         flag_kind = self.flag_kind
         flag_behind = self.flag_behind
         flag_wins = self.flag_wins
-        takes_hq = to == self.hq[(p >> 5) & 1 ^ 1] and p & 31 in self.occupiers
+        takes_hq = to == self.hq[COLOUR_OF[p] ^ 1] and p & 31 in self.occupiers
         taken = other = gain = flag_chance = 0.0
         for q, prob in believed:
             kind = q & 31
@@ -564,7 +582,7 @@ class Searcher:
         board = pos.board
         colour = (pos.turn ^ 1 ^ pos.swap) & 1
         v = (1.0 if colour == 0 else -1.0) * score
-        if (p >> 5) & 1 == colour:
+        if COLOUR_OF[p] == colour:
             v -= self.hang * self.exposure(pos, board, square, p)
         if self.flag_threat(pos, board, colour):
             v -= THREAT
@@ -594,10 +612,11 @@ class Searcher:
         self.find_flags(pos)
         root_flags = list(self.flags)
         for m in moves:
-            frm = m >> 6
-            if not is_flip(m) and depth <= 1:
+            frm = self.frm_of[m]
+            flip = frm == self.to_of[m]
+            if not flip and depth <= 1:
                 v = self.leaf(pos, [m], -INF, INF, score, 0, self._sign(pos), False)
-            elif not is_flip(m):
+            elif not flip:
                 v = self._search_move(pos, m, depth, score, best - margin)
             else:
                 saved = board[frm]
@@ -606,7 +625,7 @@ class Searcher:
                     board[frm] = p | FACE_DOWN
                     delta = pst[p][frm] - pool_value[p]
                     if p & 31 == self.flag_kind:
-                        self.flags[(p >> 5) & 1] = frm
+                        self.flags[COLOUR_OF[p]] = frm
                     height = pos.height
                     pos.push(m)
                     self.nodes += 1
@@ -630,7 +649,7 @@ class Searcher:
 
 _JUNQI_MOVERS = tuple(
     tuple(
-        bool(p) and not p & FACE_DOWN and p & COLOUR_BIT == colour << 5 and p & 31 < pc.LANDMINE
+        bool(p) and not p & FACE_DOWN and COLOUR_OF[p] == colour and p & 31 < pc.LANDMINE
         for p in range(128)
     )
     for colour in (0, 1)
@@ -660,7 +679,7 @@ class JunqiSearcher(Searcher):
         not a piece there could be attacked."""
         out = []
         frozen = self.frozen
-        mover = self.movers[colour_bits >> 5]
+        mover = self.movers[COLOUR_OF[colour_bits]]
         for line in self.lines[s]:
             for t in line:
                 q = board[t]
@@ -704,7 +723,7 @@ class JunqiSearcher(Searcher):
         flag = self.flags[colour]
         if flag is None or board[flag] & 31 != self.flag_kind:
             return False
-        enemy_bits = (colour ^ 1) << 5
+        enemy_bits = COLOUR_BITS[colour ^ 1]
         if self.gates:
             return self._gate_danger(pos, board, flag, colour, enemy_bits)
         for line in self.lines[flag]:
@@ -713,7 +732,7 @@ class JunqiSearcher(Searcher):
                 continue
             if not self.takers(pos, board, flag, self.reachers(board, gate, enemy_bits)):
                 continue
-            if self.camps[gate] or not self.reachers(board, gate, colour << 5):
+            if self.camps[gate] or not self.reachers(board, gate, COLOUR_BITS[colour]):
                 return True
         return False
 
@@ -724,7 +743,7 @@ class JunqiSearcher(Searcher):
         a gate (empty, or held by an own piece it beats) and would take the flag from
         there, where no own piece could take it (or trade with it) first."""
         combat = self.combat
-        own_bits = colour << 5
+        own_bits = COLOUR_BITS[colour]
         for line in self.lines[flag]:
             gate = line[0]
             held = board[gate]
@@ -748,7 +767,7 @@ class JunqiSearcher(Searcher):
         flag = self.flags[colour]
         if flag is None or board[flag] & 31 != self.flag_kind:
             return False
-        return bool(self.attackers(board, flag, (colour ^ 1) << 5))
+        return bool(self.attackers(board, flag, COLOUR_BITS[colour ^ 1]))
 
 
 class GuardedFlagSearcher(JunqiSearcher):
@@ -765,7 +784,7 @@ class GuardedFlagSearcher(JunqiSearcher):
         flag = self.flags[colour]
         if flag is None or board[flag] & 31 != self.flag_kind:
             return False
-        enemy_bits = (colour ^ 1) << 5
+        enemy_bits = COLOUR_BITS[colour ^ 1]
         return bool(self.takers(pos, board, flag, self.attackers(board, flag, enemy_bits)))
 
 
@@ -786,7 +805,10 @@ def _gunjin_attack_tables(cls: type[Position]) -> tuple:
         for s in range(n)
     )
     engineers, planes = (
-        tuple(tuple(p & 63 == kind | colour << 5 for p in range(128)) for colour in (0, 1))
+        tuple(
+            tuple(p & SIDE_AND_KIND == pc.piece(kind, colour) for p in range(128))
+            for colour in (0, 1)
+        )
         for kind in (pc.G_ENGINEER, pc.PLANE)
     )
     return runs, flights, cls.gunjin_mover, engineers, planes  # type: ignore[attr-defined]
@@ -815,7 +837,7 @@ class GunjinSearcher(Searcher):
         self.flags = [None, None]  # a Gunjin flag is no target: the headquarters is
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
-        colour = colour_bits >> 5
+        colour = COLOUR_OF[colour_bits]
         mover = self.movers[colour]
         out = [q for q in map(board.__getitem__, self.neighbours[s]) if mover[q]]
         engineer = self.engineers[colour]
@@ -847,7 +869,7 @@ class GunjinSearcher(Searcher):
                 q = board[t]
                 if (
                     q
-                    and (q >> 5) & 1 == colour
+                    and COLOUR_OF[q] == colour
                     and q & 31 < pc.MINE
                     and combat[kind][q & 31] != ATTACKER_WINS
                 ):
@@ -855,7 +877,7 @@ class GunjinSearcher(Searcher):
         return False
 
     def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
-        enemy_bits = (colour ^ 1) << 5
+        enemy_bits = COLOUR_BITS[colour ^ 1]
         hq = self.hq[colour]
         inside = board[hq]
         if inside and inside & COLOUR_BIT == enemy_bits:

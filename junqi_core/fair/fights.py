@@ -50,7 +50,7 @@ class Fights:
         mine, theirs = g["mine"], g["theirs"]
         if theirs["key"] is None or mine["key"] is None:
             raise FairError("unexpected", "no oblivious-transfer key is ready")
-        to = move & 63
+        to = self.spec.move_code.to[move]
         d_index = self._fight_index(to)
         rows_up = ot.encrypt_rows(
             g["sid"],
@@ -149,7 +149,7 @@ class Fights:
         }
         g["theirs"]["key"] = msg["key"]
         g["pending"] = None
-        to = parse_move(self.spec, pending["action"]) & 63
+        to = self.spec.move_code.to[parse_move(self.spec, pending["action"])]
         kind = self.shadow.position.board[to] & KIND_MASK
         if (
             row is None
@@ -170,7 +170,7 @@ class Fights:
         self._maybe_show_flag(entry)
 
     def _on_their_flip(self, msg: dict, h: int, move: int) -> None:
-        square = move >> 6
+        square = self.spec.move_code.frm[move]
         if not self.shadow.position.board[square] & FACE_DOWN:
             raise FairError("illegal_move", "that piece is already face up")
         theirs_role, mine_role = ("guest", "host") if self.host else ("host", "guest")

@@ -207,7 +207,7 @@ class Session(Setup, Fights, Clock):
                 trusted = move
             if "outcome" in record:
                 forced = record["outcome"] & combat.RESULT_MASK
-                to = move & 63
+                to = self.spec.move_code.to[move]
                 if record["outcome"] & combat.FLAG_TAKEN and player == self.seat:
                     restore = (to, position.board[to])
                     flag_colour = position.colour_of(self.opp)
@@ -291,7 +291,7 @@ class Session(Setup, Fights, Clock):
             raise FairError("bad_action", str(error)) from None
         if move not in shadow.legal_moves():
             raise FairError("illegal_move", f"{action} is not a legal action now")
-        frm, to = move >> 6, move & 63
+        frm, to = self.spec.move_code.split(move)
         h = len(g["records"])
         if frm == to:
             share = self._my_share(frm)
@@ -379,7 +379,7 @@ class Session(Setup, Fights, Clock):
             move = parse_move(self.spec, action)
         except NotationError as error:
             raise FairError("bad_action", str(error)) from None
-        frm, to = move >> 6, move & 63
+        frm, to = self.spec.move_code.split(move)
         if frm == to:
             if not self.public or extras != {"share"}:
                 raise FairError("malformed", "a flip carries a share and nothing else")
