@@ -264,18 +264,20 @@ def test_the_cpus_blind_position_knows_when_a_colours_mines_are_gone():
             mine = view(game, game.turn)
             pos = own_position(variant, mine)
             for colour in (0, 1):
-                gone = not game.position.mines_left(colour << 5)  # type: ignore[attr-defined]
-                assert pos.mines_left(colour << 5) is not gone  # type: ignore[attr-defined]
+                bits = pc.colour_bits(colour)
+                gone = not game.position.mines_left(bits)  # type: ignore[attr-defined]
+                assert pos.mines_left(bits) is not gone  # type: ignore[attr-defined]
                 checked.add(gone)
             # random play, but an Engineer or a Bomb that can take a mine does
             moves = game.legal_moves()
             board = game.position.board
+            code = game.position.move_code
             clear = [
                 m
                 for m in moves
-                if board[m & 63] & 31 == pc.LANDMINE
-                and board[m >> 6] & 31 in (pc.ENGINEER, pc.BOMB)
-                and m >> 6 != m & 63
+                if board[code.to[m]] & 31 == pc.LANDMINE
+                and board[code.frm[m]] & 31 in (pc.ENGINEER, pc.BOMB)
+                and not code.is_flip(m)
             ]
             move = rng.choice(clear or moves)
             game.apply(game.turn, move_text(variant.board, move))

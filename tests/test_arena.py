@@ -216,7 +216,7 @@ def test_first_flag_names_whose_flag_and_who_turned_it_up():
     game = Game("blind", seed=5)
     _flip(game, 0, _square_of(game, lambda p: p & 31 == pc.ENGINEER))
     colour = game.position.colour_of(0)
-    flag = _square_of(game, lambda p: p & 31 == pc.FLAG and (p >> 5) & 1 == colour)
+    flag = _square_of(game, lambda p: p & 31 == pc.FLAG and pc.colour_of(p) == colour)
     _flip(game, 1, flag)
     assert first_flag(game, 0) == "A's flag, turned up by B"
     assert first_flag(game, 1) == "B's flag, turned up by A"

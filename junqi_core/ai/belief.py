@@ -179,7 +179,7 @@ class Tracker:
 
     def _shape_mask(self, frm: int, to: int) -> int:
         """Kinds that could have made the enemy move frm -> to on the board before it."""
-        move = frm << 6 | to
+        move = self.cls.move_code.move(frm, to)
         saved = self.shadow[frm]
         colour = self.enemy
         mask = 0
@@ -548,7 +548,7 @@ def _counting_hidden_mines(cls: type[Position]) -> type[Position]:
     that colour among them, from the public pool."""
 
     def mines_left(self, colour_bits: int) -> bool:
-        return self.hidden_mines[colour_bits >> 5] > 0 or cls.mines_left(self, colour_bits)
+        return self.hidden_mines[pc.colour_of(colour_bits)] > 0 or cls.mines_left(self, colour_bits)
 
     def copy(self) -> Position:
         out = cls.copy(self)  # of this same class

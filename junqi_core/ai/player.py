@@ -37,7 +37,7 @@ from junqi_core.ai.search import INF, NodeLimit, TimeUp
 from junqi_core.ai.strategy import BlindStrategy, Strategy, strategy_for
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
-from junqi_core.rules import Position, is_flip
+from junqi_core.rules import Position
 from junqi_core.variants import Variant, find_variant
 from junqi_core.views import Event, View
 
@@ -235,7 +235,7 @@ class CpuPlayer:
         mine = theirs = 0.0
         for p in base.board:
             if p and not p & FACE_DOWN:
-                if (p >> 5) & 1 == colour:
+                if pc.colour_of(p) == colour:
                     mine += values[p & KIND_MASK]
                 elif public:
                     theirs += values[p & KIND_MASK]
@@ -414,6 +414,7 @@ class CpuPlayer:
     def _pick(self, values: list[float], rng: random.Random, moves: list[int]) -> int:
         level = self.settings
         best = max(range(len(values)), key=lambda i: (values[i], -i))
+        is_flip = self.variant.board.move_code.is_flip
         if level.careless_flips_only:
             if not is_flip(moves[best]):
                 return best

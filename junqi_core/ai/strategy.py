@@ -58,7 +58,6 @@ class Strategy:
     """What the CPU does under one family of rules (subclasses), for one Variant."""
 
     flips: ClassVar[bool] = False  # a turn may flip a face-down piece (Blind)
-    split_quiet: ClassVar[bool] = False  # the last ply takes quiet moves apart (Classic)
     values: ClassVar[dict[int, float]]  # material value per kind
     # per level, changes to its settings (`player.Level`) under this family
     level_settings: ClassVar[dict[str, dict]] = {}
@@ -132,7 +131,6 @@ def _junqi_lines(cls: type[Position]) -> Lines:
 class JunqiStrategy(Strategy):
     """Classic Junqi under any of its options."""
 
-    split_quiet = True
     values = JUNQI_VALUES
     enemy_half = True  # a movable piece in the enemy half gains (evaluate.junqi_tables)
     face_up_flag = False  # a flag lying face up costs its side (Blind)
@@ -206,7 +204,6 @@ class BlindStrategy(JunqiStrategy):
     """Blind Junqi: every piece starts face down; face-up pieces are public."""
 
     flips = True
-    split_quiet = False
     enemy_half = False
     face_up_flag = True
     level_settings: ClassVar[dict[str, dict]] = {

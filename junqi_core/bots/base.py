@@ -113,8 +113,9 @@ class Picture:
             pos = self.position()
             if vacated is not None:
                 pos.board[vacated] = 0
+            split = pos.move_code.split
             for m in pos.legal_moves(self.them):
-                frm, to = m >> 6, m & 63
+                frm, to = split(m)
                 if frm != to:
                     reach.setdefault(to, []).append((frm, frozenset(self.theirs[frm])))
             return reach
@@ -132,9 +133,9 @@ class Picture:
                     pos.board[s] = pc.piece(rules.still_rep, self.them)
             if vacated is not None:
                 pos.board[vacated] = 0
-            gathered: dict[tuple[int, int], None] = {}
-            for m in pos.legal_moves(self.them):
-                gathered[(m >> 6, m & 63)] = None
+            gathered: dict[tuple[int, int], None] = dict.fromkeys(
+                map(pos.move_code.split, pos.legal_moves(self.them))
+            )
             for frm, to in gathered:
                 kinds = frozenset(k for k in self.theirs[frm] if rules.move_class[k] == c)
                 reach.setdefault(to, []).append((frm, kinds))
@@ -244,7 +245,7 @@ class Bot:
         rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + self.salt)
         board = self.rules.board
         moves = [parse_move(board, a) for a in legal]
-        best = self.pick(picture, [(m >> 6, m & 63) for m in moves], rng)
+        best = self.pick(picture, [board.move_code.split(m) for m in moves], rng)
         return legal[best]
 
     def answer_draw(self, view: dict) -> bool:
