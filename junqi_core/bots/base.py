@@ -210,6 +210,7 @@ class Bot:
 
     level = "bot"
     salt = 0
+    tracker_class: type[Tracker] = Tracker  # how this bot keeps its record of enemy pieces
 
     def __init__(self, variant: Variant | str, player: int, seed: int = 0) -> None:
         if isinstance(variant, str):
@@ -268,7 +269,7 @@ class Bot:
             return None
         tracker = self._tracker
         if tracker is None or not tracker.follow(view["history"]):
-            tracker = Tracker(self.rules, self.player)
+            tracker = self.tracker_class(self.rules, self.player)
             if not tracker.follow(view["history"]):
                 tracker = None  # a position set up by hand: the board alone
         if tracker is not None:
