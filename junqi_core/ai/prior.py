@@ -1,25 +1,30 @@
-"""How Gunjin deployments usually look: a prior over the kind on each enemy start square.
+"""How deployments usually look: a prior over the kind on each enemy start square.
 
 Sampling worlds uniformly treats every layout the rules allow as equally likely.  Real
-layouts are not: most keep a mine in the headquarters (only a Plane or an Engineer clears
-it, and neither can occupy), so a uniform belief, which puts a mine there about one time
-in eleven, sends officers to die on it.  Hard's belief weighs each kind on each start
-square by how often the CPU's own layouts put it there, against how often a uniform
-layout would (squared: `SHARPNESS`).
+layouts are not.  In Gunjin most keep a mine in the headquarters (only a Plane or an
+Engineer clears it, and neither can occupy), so a uniform belief, which puts a mine there
+about one time in eleven, sends officers to die on it.  In Classic the flag's gates are
+mined far more often than the two back ranks' other posts, and Bombs stand where rushes
+come; a uniform belief sends the Field Marshal onto a gate of the flag, where a mine is
+likelier than not.  Hard's belief weighs each kind on each start square by how often the
+CPU's own layouts put it there, against how often a uniform layout would (squared:
+`SHARPNESS`).
 
 The counts are of `SAMPLES` layouts per seat drawn from a fixed seed, mixing the ways the
-levels deploy (`layout_counts`).  They are stored (`GUNJIN_LAYOUT_COUNTS`) because drawing
-them takes about a second in the page; `python -m junqi_core.ai.prior` prints them anew,
-and a test checks that they are still what the layouts give.  Every Gunjin rule option
-keeps the board, the pieces and the deployment rules, so one prior serves them all.
+levels deploy (`layout_counts`).  They are stored (`LAYOUT_COUNTS`) because drawing them
+takes about a second in the page; `python -m junqi_core.ai.prior` prints them anew, and a
+test checks that they are still what the layouts give.  Every Gunjin rule option keeps the
+board, the pieces and the deployment rules, so one prior serves them all; in Classic the
+options that keep the board (all but the 60-post board) share the standard one.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from functools import cache
 
-from junqi_core.ai.deploy import gunjin_layout
+from junqi_core.ai.deploy import gunjin_layout, junqi_layout
 from junqi_core.ai.tables import Tables, tables_for
 
 SAMPLES = 400
@@ -29,40 +34,201 @@ SEED = 12345
 SHARPNESS = 2.0
 
 
-def layout_counts(t: Tables, player: int) -> dict[str, tuple[int, ...]]:
+def layout_counts(t: Tables, player: int) -> dict[str, dict[str, tuple[int, ...]]]:
     """Per start square (by name), how many of the layouts under the rules `t` put each
-    kind there (kinds in `t.kinds` order).  One in four layouts is fortified (a mine in
-    the HQ always, as Hard deploys), one in four has no HQ mine preference (Easy), and
-    half keep a mine in the HQ unless it holds the flag's guard (Medium)."""
+    kind there (kinds in `t.kinds` order), kept apart by where the flag stands (Classic:
+    its headquarters, which decides where the mines go) or all together ("any", Gunjin).
+    Gunjin: one in four layouts is fortified (a mine in the HQ always, as Hard deploys),
+    one in four has no HQ mine preference (Easy), and half keep a mine in the HQ unless
+    it holds the flag's guard (Medium).  Classic: one in three is fortified (every gate
+    of the flag mined, the Marshal and General off the rush lanes, as Hard deploys)."""
     rng = random.Random(SEED)
     names = t.board.names
     kinds = t.kinds
-    counts = {s: [0] * len(kinds) for s in t.start_squares[player]}
+    gunjin = t.variant.family == "gunjin"
+    counts: dict[str, dict[int, list[int]]] = {}
     for i in range(SAMPLES):
-        hq_mine = None if i % 2 == 0 else 1.0
-        for s, k in gunjin_layout(t, player, rng, hq_mine, i % 4 == 0).items():
-            counts[s][kinds.index(k)] += 1
-    return {names[s]: tuple(c) for s, c in counts.items()}
+        if gunjin:
+            hq_mine = None if i % 2 == 0 else 1.0
+            layout = gunjin_layout(t, player, rng, hq_mine, i % 4 == 0)
+            key = "any"
+        else:
+            layout = junqi_layout(t, player, rng, i % 3 == 0)
+            key = names[next(s for s, k in layout.items() if k == t.cls.flag_kind)]
+        table = counts.setdefault(key, {s: [0] * len(kinds) for s in t.start_squares[player]})
+        for s, k in layout.items():
+            table[s][kinds.index(k)] += 1
+    return {
+        key: {names[s]: tuple(c) for s, c in table.items()} for key, table in sorted(counts.items())
+    }
+
+
+@dataclass(frozen=True)
+class Prior:
+    """How `player`'s layouts usually look: per start square and kind a weight (how
+    often the kind stands there, against a uniform layout), given where the flag stands
+    (`given`); and where the flag stands (`flag`: start square -> share of layouts;
+    empty when the weights do not depend on it)."""
+
+    flag: dict[int, float]
+    weights: dict[int | None, dict[int, dict[int, float]]]
+
+    def given(self, flag_square: int | None) -> dict[int, dict[int, float]]:
+        return self.weights[flag_square]
 
 
 @cache
-def gunjin_prior(t: Tables, player: int) -> dict[int, dict[int, float]]:
-    """Start square -> kind -> weight for `player`'s pieces under the Gunjin rules `t`:
-    how often the kind stands there in `SAMPLES` layouts of the standard rules, against
-    the uniform expectation (one added to both, so that no kind the rules allow is ruled
-    out), to the power `SHARPNESS`."""
+def deployment_prior(t: Tables, player: int) -> Prior | None:
+    """The prior of `player`'s layouts under the rules `t`: each kind's weight on each
+    start square is how often it stands there in `SAMPLES` layouts of the standard rules
+    (Classic: those with the flag where it is), against the uniform expectation (one
+    added to both, so that no kind the rules allow is ruled out), to the power
+    `SHARPNESS`.  None for a board the stored counts were not drawn on."""
+    stored = LAYOUT_COUNTS.get(t.variant.family)
     index = t.board.index
+    if stored is None:
+        return None
+    tables = stored[player]
+    if any(name not in index for table in tables.values() for name in table):
+        return None
     kinds = t.kinds
     counts = t.counts
     pieces = sum(counts.values())
-    uniform = {k: SAMPLES * counts[k] / pieces + 1.0 for k in kinds}
-    return {
-        index[name]: {
-            k: ((n + 1.0) / uniform[k]) ** SHARPNESS for k, n in zip(kinds, row, strict=True)
+    flag: dict[int, float] = {}
+    weights: dict[int | None, dict[int, dict[int, float]]] = {}
+    for key, table in tables.items():
+        layouts = SAMPLES
+        where = None
+        if key != "any":
+            where = index[key]
+            layouts = table[key][kinds.index(t.cls.flag_kind)]  # every layout has its flag
+            flag[where] = layouts / SAMPLES
+        uniform = {k: layouts * counts[k] / pieces + 1.0 for k in kinds}
+        weights[where] = {
+            index[name]: {
+                k: ((n + 1.0) / uniform[k]) ** SHARPNESS for k, n in zip(kinds, row, strict=True)
+            }
+            for name, row in table.items()
         }
-        for name, row in GUNJIN_LAYOUT_COUNTS[player].items()
-    }
+    return Prior(flag, weights)
 
+
+# layout_counts(standard Classic, 0) and (..., 1), by the flag's HQ
+# (regenerate: `python -m junqi_core.ai.prior`)
+JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (
+    {
+        "b1": {
+            "a1": (0, 0, 0, 0, 0, 0, 4, 1, 0, 9, 207, 0),
+            "b1": (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 221),
+            "c1": (0, 0, 0, 0, 2, 0, 4, 7, 0, 7, 201, 0),
+            "d1": (1, 0, 1, 1, 0, 3, 124, 55, 36, 0, 0, 0),
+            "e1": (1, 2, 2, 2, 10, 23, 84, 68, 5, 5, 19, 0),
+            "a2": (8, 8, 13, 20, 24, 20, 30, 37, 35, 14, 12, 0),
+            "b2": (0, 2, 1, 0, 1, 1, 2, 2, 2, 6, 204, 0),
+            "c2": (2, 10, 14, 16, 33, 23, 26, 42, 31, 19, 5, 0),
+            "d2": (5, 12, 22, 17, 26, 21, 25, 37, 33, 18, 5, 0),
+            "e2": (4, 8, 12, 14, 30, 26, 24, 33, 39, 21, 10, 0),
+            "a3": (16, 11, 14, 22, 15, 8, 22, 31, 43, 39, 0, 0),
+            "c3": (18, 11, 14, 14, 17, 27, 27, 41, 16, 36, 0, 0),
+            "e3": (17, 16, 16, 18, 17, 13, 10, 35, 45, 34, 0, 0),
+            "a4": (20, 20, 27, 21, 14, 16, 11, 22, 35, 35, 0, 0),
+            "b4": (18, 9, 25, 20, 12, 25, 25, 42, 12, 33, 0, 0),
+            "d4": (23, 12, 18, 19, 16, 18, 25, 41, 17, 32, 0, 0),
+            "e4": (12, 17, 18, 32, 10, 14, 14, 25, 48, 31, 0, 0),
+            "a5": (19, 22, 19, 16, 14, 13, 6, 19, 54, 39, 0, 0),
+            "c5": (22, 19, 28, 22, 20, 35, 16, 27, 14, 18, 0, 0),
+            "e5": (13, 15, 22, 22, 23, 9, 14, 12, 45, 46, 0, 0),
+            "a6": (1, 5, 31, 37, 33, 28, 31, 24, 31, 0, 0, 0),
+            "b6": (6, 4, 36, 36, 28, 23, 40, 20, 28, 0, 0, 0),
+            "c6": (7, 6, 35, 32, 29, 32, 33, 15, 32, 0, 0, 0),
+            "d6": (4, 5, 45, 32, 29, 29, 34, 15, 28, 0, 0, 0),
+            "e6": (4, 7, 29, 29, 39, 35, 32, 12, 34, 0, 0, 0),
+        },
+        "d1": {
+            "a1": (2, 2, 2, 2, 13, 18, 49, 72, 6, 5, 8, 0),
+            "b1": (1, 2, 0, 1, 1, 2, 91, 51, 26, 4, 0, 0),
+            "c1": (1, 0, 0, 0, 1, 0, 3, 5, 0, 4, 165, 0),
+            "d1": (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 179),
+            "e1": (0, 0, 0, 0, 0, 1, 3, 2, 1, 6, 166, 0),
+            "a2": (4, 0, 13, 18, 16, 29, 29, 19, 27, 14, 10, 0),
+            "b2": (6, 3, 13, 14, 18, 17, 24, 26, 35, 17, 6, 0),
+            "c2": (2, 8, 14, 12, 27, 20, 28, 24, 23, 13, 8, 0),
+            "d2": (0, 0, 1, 0, 1, 0, 4, 0, 1, 7, 165, 0),
+            "e2": (7, 4, 14, 11, 25, 17, 23, 31, 22, 16, 9, 0),
+            "a3": (6, 7, 19, 10, 13, 18, 11, 25, 41, 29, 0, 0),
+            "c3": (14, 12, 10, 13, 13, 14, 21, 32, 10, 40, 0, 0),
+            "e3": (9, 14, 12, 15, 7, 10, 15, 31, 34, 32, 0, 0),
+            "a4": (15, 17, 18, 16, 11, 8, 13, 24, 40, 17, 0, 0),
+            "b4": (18, 13, 9, 15, 15, 17, 22, 41, 11, 18, 0, 0),
+            "d4": (13, 13, 16, 21, 15, 21, 21, 33, 12, 14, 0, 0),
+            "e4": (14, 21, 19, 13, 10, 19, 6, 21, 30, 26, 0, 0),
+            "a5": (8, 11, 22, 22, 14, 13, 9, 12, 35, 33, 0, 0),
+            "c5": (22, 18, 29, 23, 21, 19, 14, 17, 6, 10, 0, 0),
+            "e5": (16, 10, 18, 16, 16, 4, 7, 14, 25, 53, 0, 0),
+            "a6": (3, 6, 29, 25, 28, 29, 24, 8, 27, 0, 0, 0),
+            "b6": (5, 6, 27, 25, 13, 19, 41, 12, 31, 0, 0, 0),
+            "c6": (4, 5, 25, 29, 25, 21, 26, 11, 33, 0, 0, 0),
+            "d6": (5, 6, 22, 30, 26, 17, 28, 11, 34, 0, 0, 0),
+            "e6": (4, 1, 26, 27, 29, 25, 25, 15, 27, 0, 0, 0),
+        },
+    },
+    {
+        "b12": {
+            "a7": (6, 9, 32, 34, 27, 26, 33, 16, 38, 0, 0, 0),
+            "b7": (7, 12, 35, 30, 23, 31, 35, 14, 34, 0, 0, 0),
+            "c7": (4, 8, 43, 36, 33, 21, 36, 11, 29, 0, 0, 0),
+            "d7": (8, 8, 33, 33, 33, 21, 41, 16, 28, 0, 0, 0),
+            "e7": (7, 6, 27, 42, 34, 23, 32, 14, 36, 0, 0, 0),
+            "a8": (21, 14, 25, 17, 16, 23, 11, 15, 47, 32, 0, 0),
+            "c8": (22, 23, 24, 29, 27, 25, 14, 27, 15, 15, 0, 0),
+            "e8": (15, 16, 31, 26, 14, 15, 14, 17, 34, 39, 0, 0),
+            "a9": (21, 12, 21, 21, 17, 8, 17, 31, 40, 33, 0, 0),
+            "b9": (20, 23, 21, 16, 17, 19, 19, 46, 17, 23, 0, 0),
+            "d9": (21, 13, 12, 20, 17, 29, 22, 35, 20, 32, 0, 0),
+            "e9": (21, 15, 22, 18, 13, 14, 11, 25, 39, 43, 0, 0),
+            "a10": (8, 7, 23, 18, 14, 17, 13, 33, 54, 34, 0, 0),
+            "c10": (8, 17, 12, 19, 17, 18, 25, 37, 18, 50, 0, 0),
+            "e10": (11, 12, 9, 19, 9, 17, 16, 32, 53, 43, 0, 0),
+            "a11": (6, 4, 15, 16, 37, 17, 24, 38, 35, 13, 16, 0),
+            "b11": (1, 0, 6, 0, 0, 2, 3, 1, 1, 6, 201, 0),
+            "c11": (6, 9, 20, 14, 18, 29, 32, 36, 29, 20, 8, 0),
+            "d11": (5, 6, 13, 17, 22, 20, 41, 41, 31, 14, 11, 0),
+            "e11": (2, 7, 15, 15, 35, 36, 22, 32, 33, 16, 8, 0),
+            "a12": (0, 0, 0, 0, 0, 3, 3, 4, 0, 12, 199, 0),
+            "b12": (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 221),
+            "c12": (0, 0, 0, 0, 1, 0, 2, 4, 0, 10, 204, 0),
+            "d12": (0, 0, 0, 1, 1, 2, 132, 57, 27, 1, 0, 0),
+            "e12": (1, 0, 3, 1, 17, 26, 65, 81, 5, 6, 16, 0),
+        },
+        "d12": {
+            "a7": (3, 1, 31, 26, 19, 35, 19, 13, 32, 0, 0, 0),
+            "b7": (8, 5, 34, 27, 22, 20, 26, 13, 24, 0, 0, 0),
+            "c7": (5, 7, 32, 22, 24, 14, 26, 22, 27, 0, 0, 0),
+            "d7": (6, 4, 28, 23, 26, 17, 27, 19, 29, 0, 0, 0),
+            "e7": (5, 3, 18, 38, 33, 26, 26, 10, 20, 0, 0, 0),
+            "a8": (10, 16, 15, 20, 11, 13, 12, 3, 40, 39, 0, 0),
+            "c8": (20, 14, 24, 16, 20, 20, 14, 23, 11, 17, 0, 0),
+            "e8": (10, 13, 18, 16, 5, 8, 13, 18, 39, 39, 0, 0),
+            "a9": (16, 15, 20, 16, 13, 12, 8, 26, 32, 21, 0, 0),
+            "b9": (13, 19, 15, 16, 21, 14, 13, 30, 10, 28, 0, 0),
+            "d9": (9, 14, 16, 19, 12, 27, 18, 25, 8, 31, 0, 0),
+            "e9": (14, 10, 16, 16, 17, 14, 13, 24, 30, 25, 0, 0),
+            "a10": (13, 8, 15, 20, 14, 9, 23, 22, 30, 25, 0, 0),
+            "c10": (18, 16, 12, 14, 12, 13, 18, 38, 10, 28, 0, 0),
+            "e10": (11, 11, 15, 13, 11, 13, 14, 28, 34, 29, 0, 0),
+            "a11": (3, 6, 12, 17, 23, 21, 21, 33, 31, 9, 3, 0),
+            "b11": (4, 8, 12, 10, 14, 22, 29, 31, 31, 11, 7, 0),
+            "c11": (7, 5, 11, 7, 25, 18, 25, 29, 39, 8, 5, 0),
+            "d11": (0, 0, 1, 5, 1, 1, 1, 1, 1, 6, 162, 0),
+            "e11": (4, 3, 9, 13, 17, 21, 22, 25, 36, 19, 10, 0),
+            "a12": (0, 1, 3, 4, 13, 19, 54, 55, 1, 11, 18, 0),
+            "b12": (0, 0, 0, 0, 3, 0, 110, 42, 22, 2, 0, 0),
+            "c12": (0, 0, 1, 0, 0, 0, 4, 1, 0, 8, 165, 0),
+            "d12": (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 179),
+            "e12": (0, 0, 0, 0, 2, 1, 1, 6, 0, 2, 167, 0),
+        },
+    },
+)
 
 # layout_counts(standard Gunjin, 0) and (..., 1); regenerate: `python -m junqi_core.ai.prior`
 GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
@@ -119,15 +285,32 @@ GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
 )
 
 
+LAYOUT_COUNTS = {
+    "junqi": JUNQI_LAYOUT_COUNTS,
+    "gunjin": tuple({"any": counts} for counts in GUNJIN_LAYOUT_COUNTS),
+}
+
+
 def main() -> None:
-    standard = tables_for("gunjin")
-    print("GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (")
-    for player in (0, 1):
-        print("    {")
-        for name, row in layout_counts(standard, player).items():
-            print(f'        "{name}": {row},')
-        print("    },")
-    print(")")
+    for family, variant in (("junqi", "classic"), ("gunjin", "gunjin")):
+        standard = tables_for(variant)
+        if family == "junqi":
+            print("JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (")
+        else:
+            print("GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (")
+        for player in (0, 1):
+            print("    {")
+            for key, table in layout_counts(standard, player).items():
+                indent = "        "
+                if family == "junqi":
+                    print(f'{indent}"{key}": {{')
+                    indent += "    "
+                for name, row in table.items():
+                    print(f'{indent}"{name}": {row},')
+                if family == "junqi":
+                    print("        },")
+            print("    },")
+        print(")")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,142 @@
+"""Care for the top pieces at the root (Hard): the Field Marshal and the General (Gunjin:
+the Army General) are not traded for less than they are worth, nor left hanging.
+
+The search averages its values over a few sampled worlds.  In a world where an enemy
+piece is a Bomb beside the Marshal, it sees the Marshal lost; in the others it does not.
+With a dozen worlds or fewer, one lucky world (a gate that happens not to hold a mine, with
+the flag behind it) can decide the move, and a piece that is a Bomb one time in five
+may be in none of them.  Here the same questions are asked of the belief itself, the
+chances of each kind for every enemy piece (`odds`, from the sampled assignments):
+
+- `attack_worth`: what a top piece attacking an enemy piece wins on average, over what
+  that piece may be.  A move whose worth is below zero trades the top piece for less
+  than it is worth, and the player sets it below every other move by `UNSOUND`
+  (taking the flag, which ends the game, counts as a win).
+- `exposure`: after a move, the most an enemy piece that can reach a top piece in one
+  move (a railway run included) takes from it on average, by its odds of beating it or
+  of taking it down with it (a Bomb, a piece of the same kind).  The player takes a share
+  of it off the move's value (`Level.caution`).
+"""
+
+from __future__ import annotations
+
+from junqi_core import pieces as pc
+from junqi_core.ai.strategy import Strategy
+from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, FACE_DOWN, KIND_MASK
+from junqi_core.rules import Position
+
+UNSOUND = 0.05  # share of a win below every other move: a top piece traded for too little
+
+# The pieces looked after, by family of rules
+TOP_KINDS = {
+    "junqi": frozenset({pc.FIELD_MARSHAL, pc.GENERAL}),
+    "gunjin": frozenset({pc.ARMY_GENERAL}),
+}
+
+Odds = dict[int, dict[int, float]]  # enemy square -> kind -> chance
+
+
+class Caution:
+    """The root checks for one decision: the player's position as it knows it (enemy
+    pieces of unknown kind as placeholders) and the odds of every enemy piece's kind."""
+
+    def __init__(
+        self,
+        strategy: Strategy,
+        base: Position,
+        player: int,
+        odds: Odds,
+        values: dict[int, float],
+        win: float,
+    ) -> None:
+        self.strategy = strategy
+        self.base = base
+        self.player = player
+        self.colour = player ^ base.swap if base.swap >= 0 else player
+        self.odds = odds
+        self.values = values
+        self.win = win
+        self.top = TOP_KINDS[strategy.variant.family]
+        self.combat = base.combat
+        self.flag_wins = strategy.variant.flag_capture_ends
+        self.camps = base.spec.camps
+
+    def attack_worth(self, move: int) -> float | None:
+        """What a top piece gains on average attacking the enemy piece on `move`'s square
+        (None: the move is not such an attack)."""
+        board = self.base.board
+        p = board[move >> 6]
+        odds = self.odds.get(move & 63)
+        if odds is None or p & KIND_MASK not in self.top:
+            return None
+        mine = p & KIND_MASK
+        values = self.values
+        worth = 0.0
+        for kind, chance in odds.items():
+            if kind == self.base.flag_kind and self.flag_wins:
+                worth += chance * self.win
+                continue
+            result = self.combat[mine][kind]
+            if result == ATTACKER_WINS:
+                worth += chance * values[kind]
+            elif result == BOTH_REMOVED:
+                worth += chance * (values[kind] - values[mine])
+            else:
+                worth -= chance * values[mine]
+        return worth
+
+    def exposure(self, move: int) -> float:
+        """After `move` (an attack taken as won), the most an enemy piece can take on
+        average from a top piece of ours it can reach in one move."""
+        board = list(self.base.board)
+        frm, to = move >> 6, move & 63
+        if frm != to:
+            board[to], board[frm] = board[frm], 0
+        own = self.colour << 5
+        tops = {
+            s
+            for s, p in enumerate(board)
+            if p
+            and not p & FACE_DOWN
+            and p & COLOUR_BIT == own
+            and p & KIND_MASK in self.top
+            and s not in self.camps
+        }
+        if not tops:
+            return 0.0
+        odds = {s: row for s, row in self.odds.items() if board[s] and s != to}
+        worst = 0.0
+        for rep, mask in self.strategy.move_classes:
+            trial = list(board)
+            movers = False
+            for s, row in odds.items():
+                if any(mask >> k & 1 for k in row):
+                    trial[s] = pc.piece(rep, self.colour ^ 1)
+                    movers = True
+                else:
+                    trial[s] = pc.piece(self.base.flag_kind, self.colour ^ 1)
+            if not movers:
+                continue
+            pos = type(self.base)(trial, 1 - self.player, swap=self.base.swap)
+            for m in pos.legal_moves(1 - self.player):
+                target = m & 63
+                if target in tops and m >> 6 != target:
+                    row = odds[m >> 6]
+                    loss = self._loss(board[target] & KIND_MASK, row, mask)
+                    worst = max(worst, loss)
+        return worst
+
+    def _loss(self, mine: int, row: dict[int, float], mask: int) -> float:
+        """What our `mine` loses on average to an attack by a piece with these odds,
+        counting only the kinds that move as `mask` says."""
+        values = self.values
+        loss = 0.0
+        for kind, chance in row.items():
+            if not mask >> kind & 1:
+                continue
+            result = self.combat[kind][mine]
+            if result == ATTACKER_WINS:
+                loss += chance * values[mine]
+            elif result == BOTH_REMOVED:
+                loss += chance * max(0.0, values[mine] - values[kind])
+        return loss
