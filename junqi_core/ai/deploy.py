@@ -56,7 +56,7 @@ def _place(
     for kind, count in order:
         for _ in range(count):
             legal = [s for s in free if rules.placement_error(player, kind, s) is None]
-            ws = [max(0.01, weight(kind, s, layout)) for s in legal]
+            ws = [max(0.0, weight(kind, s, layout)) for s in legal]
             s = _pick(rng, legal, ws)
             layout[s] = kind
             free.remove(s)
@@ -148,7 +148,7 @@ def junqi_layout(t: Tables, player: int, rng: random.Random, fortified: bool = F
                 return 4.0
             return 3.0 if s in ring else {3: 1.0, 4: 1.0, 5: 1.0}.get(rr, 0.3)
         if s in first:
-            return 0.02
+            return 0.0
         if s in second or s == spare_hq:
             return 0.1
         return {3: 3.0, 4: 3.0, 5: 3.0, 6: 1.5, 2: 1.0}.get(rr, 0.2) * (0.3 if rail else 1.0)
