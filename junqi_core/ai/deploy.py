@@ -68,7 +68,7 @@ def _place(
 def rush_lanes(t: Tables, player: int) -> tuple[frozenset[int], frozenset[int]]:
     """Where an opening rush strikes `player`'s full layout: the squares an enemy piece
     can strike with its first move (the front posts at the railway crossings), and
-    those it strikes next, along the railway, once one of those has fallen."""
+    those a piece that took one of them strikes from there next."""
     cls = t.cls
     enemy = 1 - player
     board = [0] * t.board.size
@@ -76,17 +76,18 @@ def rush_lanes(t: Tables, player: int) -> tuple[frozenset[int], frozenset[int]]:
         for s in t.start_squares[p]:
             board[s] = pc.piece(pc.LIEUTENANT, p)
 
-    def struck(b: list[int]) -> set[int]:
+    def struck(b: list[int], frm: int | None = None) -> set[int]:
         pos = cls(b, turn=enemy, swap=0)
-        return {m & 63 for m in pos.legal_moves(enemy) if b[m & 63]}
+        moves = pos.legal_moves(enemy)
+        return {m & 63 for m in moves if b[m & 63] and frm in (None, m >> 6)}
 
     first = struck(board)
     second: set[int] = set()
     for s in first:
-        opened = list(board)
-        opened[s] = 0
-        second |= struck(opened) - first
-    return frozenset(first), frozenset(second)
+        taken = list(board)
+        taken[s] = pc.piece(pc.LIEUTENANT, enemy)
+        second |= struck(taken, s)
+    return frozenset(first), frozenset(second - first)
 
 
 def junqi_layout(t: Tables, player: int, rng: random.Random, fortified: bool = False) -> Layout:
