@@ -14,7 +14,7 @@ from test_ai_support import game_with, layout_with, play
 
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import Belief, BoardTracker, own_position
-from junqi_core.ai.caution import Caution
+from junqi_core.ai.caution import Caution, risky_flip
 from junqi_core.ai.deploy import junqi_layout, rush_lanes
 from junqi_core.ai.evaluate import JUNQI_VALUES, WIN
 from junqi_core.ai.player import HardPlayer, as_odds, from_odds
@@ -154,3 +154,37 @@ def test_hard_deploys_its_marshal_and_general_off_the_rush_lanes():
                 assert layout[s] not in (pc.FIELD_MARSHAL, pc.GENERAL)
             bombs += any(layout[s] == pc.BOMB for s in second)
         assert bombs > 20
+
+
+def test_blind_flips_that_may_turn_up_our_flag_or_a_sure_loss_beside_an_enemy_piece():
+    """The enemy Field Marshal on c6 strikes c5 next move: turning c5 may show our flag
+    there (while it is face down), and once it is up, it may show a piece of ours the
+    Marshal beats, unless we still have a Bomb or a mine face down."""
+    strategy = strategy_for("blind")
+    searcher = strategy.searcher([], values=(0.0,) * 128)
+
+    def risky(pieces: str, square: str, pool: dict) -> bool:
+        game = make_game("blind", pieces, swap=0)
+        base = own_position(game.variant, view(game, 0))
+        index = game.board_spec.index[square]
+        return risky_flip(
+            base.board, index, 0, pool, base.combat, base.flag_kind, searcher.attackers
+        )
+
+    flag_down = {(pc.FLAG, 0): 1, (pc.CAPTAIN, 0): 1, (pc.LIEUTENANT, 1): 2}
+    officers = {(pc.CAPTAIN, 0): 1, (pc.GENERAL, 0): 1, (pc.LIEUTENANT, 1): 2}
+    with_bomb = {**officers, (pc.BOMB, 0): 1}
+    pieces = "mc6 ?Kc5 ?Le4 ?lb1 Fa1"
+    assert risky("mc6 ?Kc5 ?Fe4 ?lb1", "c5", flag_down)
+    assert not risky("mc6 ?Kc5 ?Fe4 ?lb1", "e4", flag_down)  # nothing reaches e4
+    assert risky(pieces, "c5", officers)  # the Marshal beats a Captain and a General
+    assert not risky(pieces, "c5", with_bomb)  # ... but not a Bomb
+    assert not risky("gc6 ?Kc5 ?Le4 ?lb1 Fa1", "c5", officers)  # a General only trades
+    assert not risky("mc6 ?Kd5 ?Le4 ?lb1 Fa1", "d5", flag_down)  # nobody strikes a camp
+
+
+def test_blind_hard_does_not_turn_a_piece_beside_an_enemy_marshal():
+    game = make_game("blind", "mc6 ?Kc5 ?Fe1 ?nd2 ?Lb1 ?fa12 ?ka11 ?Lc1 ?Le4", swap=0)
+    for seed in range(4):
+        player = HardPlayer("blind", 0, seed, time_cap=None)
+        assert player.choose(view(game, 0), legal(game)) != "flip:c5"

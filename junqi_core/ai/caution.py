@@ -16,9 +16,14 @@ chances of each kind for every enemy piece (`odds`, from the sampled assignments
   move (a railway run included) takes from it on average, by its odds of beating it or
   of taking it down with it (a Bomb, a piece of the same kind).  The player takes a share
   of it off the move's value (`Level.caution`).
+- `risky_flip` (Blind): a flip that may turn up our flag where an enemy face-up piece
+  strikes it next, or turn up a piece of ours beside an enemy piece that beats every
+  kind we still have face down, goes below every other move by `UNSOUND` too.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from junqi_core import pieces as pc
 from junqi_core.ai.strategy import Strategy
@@ -140,3 +145,27 @@ class Caution:
             elif result == BOTH_REMOVED:
                 loss += chance * max(0.0, values[mine] - values[kind])
         return loss
+
+
+def risky_flip(
+    board: list[int],
+    square: int,
+    colour: int,
+    pool: dict[tuple[int, int], int],
+    combat,
+    flag_kind: int,
+    attackers: Callable[[list[int], int, int], list[int]],
+) -> bool:
+    """Blind: whether turning the face-down piece on `square` may put one of `colour`'s
+    pieces where an enemy face-up piece strikes it next move and surely wins: our flag,
+    while it is still face down, or any of our face-down kinds when that enemy piece
+    beats them all."""
+    if not board[square] & FACE_DOWN:
+        return False
+    strikers = attackers(board, square, (colour ^ 1) << 5)
+    if not strikers:
+        return False
+    if pool.get((flag_kind, colour)):
+        return True
+    ours = [k for (k, c), n in pool.items() if c == colour and n]
+    return any(all(combat[a & KIND_MASK][k] == ATTACKER_WINS for k in ours) for a in strikers)

@@ -32,7 +32,7 @@ from junqi_core.ai.belief import (
     Tracker,
     own_position,
 )
-from junqi_core.ai.caution import UNSOUND, Caution, Odds
+from junqi_core.ai.caution import UNSOUND, Caution, Odds, risky_flip
 from junqi_core.ai.evaluate import WIN, Weights, score_of
 from junqi_core.ai.search import INF, NodeLimit, TimeUp
 from junqi_core.ai.strategy import BlindStrategy, Strategy, strategy_for
@@ -393,6 +393,19 @@ class CpuPlayer:
                 break
             info["depth"] = depth
         info["nodes"] = searcher.nodes
+        if level.caution and base.swap >= 0:
+            colour = self._colour(base)
+            board = base.board
+            attackers = searcher.attackers
+            result = [
+                v - UNSOUND * WIN
+                if is_flip(m)
+                and risky_flip(
+                    board, m & 63, colour, pool.pool, base.combat, base.flag_kind, attackers
+                )
+                else v
+                for m, v in zip(moves, result, strict=True)
+            ]
         return result
 
     def _sampled_values(
