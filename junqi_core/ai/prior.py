@@ -24,6 +24,7 @@ import random
 from dataclasses import dataclass
 from functools import cache
 
+from junqi_core import pieces as pc
 from junqi_core.ai.deploy import gunjin_layout, junqi_layout
 from junqi_core.ai.tables import Tables, tables_for
 
@@ -32,6 +33,11 @@ SEED = 12345
 # Each weight is squared: against Medium (seed 2026, 200 games) Gunjin Hard scored 60.5%
 # with no prior, 65.5% with the plain ratio and 70% with its square (docs/strength.md)
 SHARPNESS = 2.0
+# Classic: the prior speaks of the kinds every style places alike (the flag, the mines
+# around it, the Bombs); where the officers stand is a matter of style, and a prior
+# drawn from the CPU's own layouts (its Marshal kept off the front) made Hard's General
+# attack a rushing Marshal it thought a Major General (docs/strength.md, issue 35)
+PRIOR_KINDS = {"junqi": frozenset({pc.FLAG, pc.LANDMINE, pc.BOMB})}
 
 
 def layout_counts(t: Tables, player: int) -> dict[str, dict[str, tuple[int, ...]]]:
@@ -94,6 +100,7 @@ def deployment_prior(t: Tables, player: int) -> Prior | None:
     kinds = t.kinds
     counts = t.counts
     pieces = sum(counts.values())
+    spoken = PRIOR_KINDS.get(t.variant.family) or frozenset(kinds)
     flag: dict[int, float] = {}
     weights: dict[int | None, dict[int, dict[int, float]]] = {}
     for key, table in tables.items():
@@ -106,7 +113,8 @@ def deployment_prior(t: Tables, player: int) -> Prior | None:
         uniform = {k: layouts * counts[k] / pieces + 1.0 for k in kinds}
         weights[where] = {
             index[name]: {
-                k: ((n + 1.0) / uniform[k]) ** SHARPNESS for k, n in zip(kinds, row, strict=True)
+                k: ((n + 1.0) / uniform[k]) ** SHARPNESS if k in spoken else 1.0
+                for k, n in zip(kinds, row, strict=True)
             }
             for name, row in table.items()
         }
