@@ -188,3 +188,18 @@ def test_blind_hard_does_not_turn_a_piece_beside_an_enemy_marshal():
     for seed in range(4):
         player = HardPlayer("blind", 0, seed, time_cap=None)
         assert player.choose(view(game, 0), legal(game)) != "flip:c5"
+
+
+def test_the_gunjin_spy_strikes_only_a_piece_likely_enough_the_army_general():
+    game = make_game("gunjin", "Fc2 Ehq1 Sb3 Ab4 fc7 ehq8 ub5 vc3", swap=0)
+    index = game.board_spec.index
+    base = own_position(game.variant, view(game, 0))
+    values = strategy_for("gunjin").values
+
+    def worth(general: float) -> float:
+        odds = {index["c3"]: {pc.ARMY_GENERAL: general, pc.SECOND_LIEUTENANT: 1 - general}}
+        caution = Caution(strategy_for("gunjin"), base, 0, odds, values, WIN)
+        return caution.attack_worth(parse_move(game.board_spec, "b3-c3"))
+
+    assert worth(0.5) > 0 > worth(0.2)
+    assert worth(0.5) == pytest.approx(0.5 * values[pc.ARMY_GENERAL] - 0.5 * values[pc.SPY])

@@ -1,5 +1,6 @@
 """Care for the top pieces at the root (Hard): the Field Marshal and the General (Gunjin:
-the Army General) are not traded for less than they are worth, nor left hanging.
+the Army General and the Spy) are not traded for less than they are worth, nor left
+hanging.
 
 The search averages its values over a few sampled worlds.  In a world where an enemy
 piece is a Bomb beside the Marshal, it sees the Marshal lost; in the others it does not.
@@ -32,10 +33,12 @@ from junqi_core.rules import Position
 
 UNSOUND = 0.05  # share of a win below every other move: a top piece traded for too little
 
-# The pieces looked after, by family of rules
+# The pieces looked after, by family of rules.  Gunjin: the Spy too, the only piece that
+# beats the Army General (attacking it): it stays out of reach and strikes only when the
+# piece it attacks is likely enough that General to be worth it
 TOP_KINDS = {
     "junqi": frozenset({pc.FIELD_MARSHAL, pc.GENERAL}),
-    "gunjin": frozenset({pc.ARMY_GENERAL}),
+    "gunjin": frozenset({pc.ARMY_GENERAL, pc.SPY}),
 }
 
 Odds = dict[int, dict[int, float]]  # enemy square -> kind -> chance
