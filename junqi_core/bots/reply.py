@@ -432,7 +432,7 @@ class ReplyBot(Bot):
         if picture.swap < 0:  # Blind, before anyone owns a colour: turn any piece
             return rng.randrange(len(moves))
         look = Lookahead(self.rules, picture)
-        targets = self._targets(picture)
+        targets = picture.targets() or frozenset(picture.down)
         hops = self.rules.hops(targets) if targets else None
         scores = []
         for frm, to in moves:
@@ -472,22 +472,3 @@ class ReplyBot(Bot):
             if odds is not None and near[to] <= HOME + guards - 2:
                 score += 2.0 * sum(picture.attack_odds(kind, odds)[:2])  # a raider by the flag
         return score
-
-    def _targets(self, picture: Picture) -> frozenset[int]:
-        rules = self.rules
-        if self.variant == "gunjin":
-            return frozenset(rules.board.hqs[picture.them])
-        if self.variant == "classic":
-            hqs = rules.board.hqs[picture.them]
-            chance = {h: picture.theirs.get(h, {}).get(pc.FLAG, 0.0) for h in hqs}
-            best = max(chance.values())
-            return frozenset(h for h in hqs if chance[h] >= best - 1e-9)
-        flags = [s for s, odds in picture.theirs.items() if rules.flag in odds]
-        if flags:
-            return frozenset(flags)
-        prey = [
-            s
-            for s, odds in picture.theirs.items()
-            if any(picture.attack_odds(k, odds)[0] == 1.0 for k in picture.mine.values())
-        ]
-        return frozenset(prey or picture.down)

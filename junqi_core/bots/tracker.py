@@ -243,19 +243,7 @@ class Tracker:
         left = Counter(counts)
         left.subtract(self.lost_kinds())
         rows = {s: dict.fromkeys(self.cands[pid], 1.0) for s, pid in self.at.items()}
-        for _ in range(3):
-            column: Counter = Counter()
-            for row in rows.values():
-                for k, w in row.items():
-                    column[k] += w
-            scale = {k: max(left[k], 0.05) / w for k, w in column.items()}
-            for row in rows.values():
-                total = 0.0
-                for k in row:
-                    row[k] *= scale[k]
-                    total += row[k]
-                for k in row:
-                    row[k] /= total
+        balance(rows.values(), {k: max(left[k], 0.05) for k in counts}, 3)
         return rows
 
     def lost_kinds(self) -> Counter:
@@ -342,22 +330,27 @@ class ExactTracker(Tracker):
     def odds(self) -> dict[int, dict[int, float]]:
         """As `Tracker.odds`, but every piece (removed ones too) shares out the counts,
         and the chances are balanced until they settle."""
-        counts = self.rules.counts
         rows = [dict.fromkeys(c, 1.0) for c in self.cands]
-        for _ in range(12):
-            column: Counter = Counter()
-            for row in rows:
-                for k, w in row.items():
-                    column[k] += w
-            scale = {k: counts[k] / w for k, w in column.items()}
-            for row in rows:
-                total = 0.0
-                for k in row:
-                    row[k] *= scale[k]
-                    total += row[k]
-                for k in row:
-                    row[k] /= total
+        balance(rows, self.rules.counts, 12)
         return {s: rows[pid] for s, pid in self.at.items()}
+
+
+def balance(rows, totals: dict[int, float], rounds: int) -> None:
+    """Scale each piece's chances (in place) so that each kind's chances over the pieces
+    add up to its `totals`, then each piece's to one; `rounds` times."""
+    for _ in range(rounds):
+        column: Counter = Counter()
+        for row in rows:
+            for k, w in row.items():
+                column[k] += w
+        scale = {k: totals[k] / w for k, w in column.items()}
+        for row in rows:
+            total = 0.0
+            for k in row:
+                row[k] *= scale[k]
+                total += row[k]
+            for k in row:
+                row[k] /= total
 
 
 def _release(holders: list[int], pid: int) -> bool:
