@@ -203,3 +203,21 @@ def test_the_gunjin_spy_strikes_only_a_piece_likely_enough_the_army_general():
 
     assert worth(0.5) > 0 > worth(0.2)
     assert worth(0.5) == pytest.approx(0.5 * values[pc.ARMY_GENERAL] - 0.5 * values[pc.SPY])
+
+
+def test_several_pieces_that_may_be_a_bomb_expose_a_marshal_more_than_one():
+    """Each enemy piece that can reach the Marshal on e5 (down the e-file railway, out of
+    the camp on d5) is a Bomb one time in five: the opponent strikes with whichever is,
+    so two such pieces take the Marshal down 36 times in 100, not 20."""
+    loss = JUNQI_VALUES[pc.FIELD_MARSHAL] - JUNQI_VALUES[pc.BOMB]
+    found = []
+    for pieces in ("Fb1 Na1 Nc1 Nb2 Me5 Ka3 le8 fb12", "Fb1 Na1 Nc1 Nb2 Me5 Ka3 le8 ld5 fb12"):
+        game = make_game("classic", pieces, swap=0)
+        index = game.board_spec.index
+        odds = {index[n]: {pc.BOMB: 0.2, pc.LIEUTENANT: 0.8} for n in ("e8", "d5")}
+        odds = {s: row for s, row in odds.items() if game.position.board[s]}
+        odds[index["b12"]] = {pc.FLAG: 1.0}
+        base = own_position(game.variant, view(game, 0))
+        caution = Caution(strategy_for("classic"), base, 0, odds, JUNQI_VALUES, WIN)
+        found.append(caution.exposure(parse_move(game.board_spec, "a3-a4")))
+    assert found == [pytest.approx(0.2 * loss), pytest.approx(0.36 * loss)]

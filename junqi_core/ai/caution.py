@@ -94,8 +94,11 @@ class Caution:
         return worth
 
     def exposure(self, move: int) -> float:
-        """After `move` (an attack taken as won), the most an enemy piece can take on
-        average from a top piece of ours it can reach in one move."""
+        """After `move` (an attack taken as won), what the opponent's best strike at a top
+        piece of ours takes on average: each enemy piece that can reach one in a move (a
+        railway run included) strikes with whatever it is, and the opponent picks the
+        piece that does best (so three pieces that may each be a Bomb count more than
+        one)."""
         board = list(self.base.board)
         frm, to = move >> 6, move & 63
         if frm != to:
@@ -113,7 +116,7 @@ class Caution:
         if not tops:
             return 0.0
         odds = {s: row for s, row in self.odds.items() if board[s] and s != to}
-        worst = 0.0
+        best: dict[int, dict[int, float]] = {}  # enemy square -> kind -> what it takes
         for rep, mask in self.strategy.move_classes:
             trial = list(board)
             movers = False
@@ -129,25 +132,36 @@ class Caution:
             for m in pos.legal_moves(1 - self.player):
                 target = m & 63
                 if target in tops and m >> 6 != target:
-                    row = odds[m >> 6]
-                    loss = self._loss(board[target] & KIND_MASK, row, mask)
-                    worst = max(worst, loss)
-        return worst
+                    takes = best.setdefault(m >> 6, {})
+                    mine = board[target] & KIND_MASK
+                    for kind in odds[m >> 6]:
+                        if mask >> kind & 1:
+                            takes[kind] = max(takes.get(kind, 0.0), self._loss(mine, kind))
+        return mean_of_best([[(v, odds[s][k]) for k, v in row.items()] for s, row in best.items()])
 
-    def _loss(self, mine: int, row: dict[int, float], mask: int) -> float:
-        """What our `mine` loses on average to an attack by a piece with these odds,
-        counting only the kinds that move as `mask` says."""
+    def _loss(self, mine: int, kind: int) -> float:
+        """What our `mine` loses when an enemy `kind` strikes it."""
         values = self.values
-        loss = 0.0
-        for kind, chance in row.items():
-            if not mask >> kind & 1:
-                continue
-            result = self.combat[kind][mine]
-            if result == ATTACKER_WINS:
-                loss += chance * values[mine]
-            elif result == BOTH_REMOVED:
-                loss += chance * max(0.0, values[mine] - values[kind])
-        return loss
+        result = self.combat[kind][mine]
+        if result == ATTACKER_WINS:
+            return values[mine]
+        if result == BOTH_REMOVED:
+            return max(0.0, values[mine] - values[kind])
+        return 0.0
+
+
+def mean_of_best(pieces: list[list[tuple[float, float]]]) -> float:
+    """The mean of the best of several independent pieces' gains (none below zero), each
+    piece given as (gain, chance) pairs whose chances may add up to less than one."""
+    levels = sorted({g for row in pieces for g, p in row if g > 0 and p > 0})
+    mean = floor = 0.0
+    for level in levels:
+        none = 1.0  # the chance that no piece gains this much
+        for row in pieces:
+            none *= 1.0 - sum(p for g, p in row if g >= level)
+        mean += (level - floor) * (1.0 - none)
+        floor = level
+    return mean
 
 
 def risky_flip(

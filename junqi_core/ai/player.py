@@ -121,7 +121,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
         time_cap=1.5,
         fortified=True,
         odds_scale=ODDS_SCALE,
-        caution=0.5,
+        caution=1.0,
     ),
 }
 
