@@ -93,6 +93,9 @@ class Tracker:
         self.shape: dict[int, int] = {}
         # Combat records about enemy identities (see _domains).
         self.records: list[tuple] = []
+        # rule option "flag shown once the Field Marshal falls": the enemy identity whose
+        # fall showed the enemy's flag (it was the Marshal; no other removed piece was)
+        self.marshal_fell: set[int] = set()
         self.n_events = 0
         self.last_event: Event | None = None
         self._probe = cls(self.shadow, turn=self.enemy)
@@ -146,6 +149,8 @@ class Tracker:
                 if d == self.cls.flag_kind:
                     own_behind = self._behind(to, self.me)
                 self.records.append(("att", mover, target, result, own_behind))
+            if any(shown["player"] == self.enemy for shown in ev.get("flag_shown", ())):
+                self.marshal_fell.add(mover if player == self.enemy else target)
             self._remove_or_move(frm, to, mover, target, result)
         else:
             self._move(frm, to, mover)
@@ -257,6 +262,15 @@ class Tracker:
                     if ok:
                         m |= 1 << flag
                     dom[e] &= m
+        if self.variant.flag_shown_on_marshal:
+            # the enemy's flag is shown when its Marshal falls, so a removed piece whose
+            # fall showed nothing was no Marshal
+            marshal = 1 << pc.FIELD_MARSHAL
+            for e in self.enemy_ids:
+                if e in self.marshal_fell:
+                    dom[e] &= marshal
+                elif self.square[e] < 0:
+                    dom[e] &= ~marshal
         if self.known:
             _known_kinds(dom, self.known, t.counts)
         return dom
