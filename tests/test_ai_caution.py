@@ -25,7 +25,7 @@ from junqi_core.notation import move_text, parse_move
 from junqi_core.views import view
 
 # Hard as it was before issue 35: worlds averaged as points, no root checks
-UNCAREFUL = {"caution": 0.0, "odds_scale": 0.0}
+UNCAREFUL = {"caution": 0.0, "sound_trades": False, "odds_scale": 0.0}
 
 
 def legal(game) -> list[str]:

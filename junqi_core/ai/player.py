@@ -83,8 +83,10 @@ class Level:
     # value / odds_scale), not as points, so that a win seen in one world in ten does not
     # outweigh a Marshal lost in four (0: averaged as points)
     odds_scale: float = 0.0
-    # > 0: the root checks for the top pieces (`caution`): no trade of one for less than
-    # it is worth, and this share of what a move leaves one exposed to off its value
+    # the root checks for the top pieces (`caution`): no trade of one for less than it is
+    # worth (`sound_trades`), and `caution` times what a move leaves one exposed to off
+    # its value
+    sound_trades: bool = False
     caution: float = 0.0
 
 
@@ -121,6 +123,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
         time_cap=1.5,
         fortified=True,
         odds_scale=ODDS_SCALE,
+        sound_trades=True,
         caution=1.0,
     ),
 }
@@ -309,13 +312,15 @@ class CpuPlayer:
         less than it is worth goes below every other move, and each move pays a share of
         what it leaves a top piece exposed to."""
         caution = Caution(self.strategy, base, self.player, odds, self.strategy.values, WIN)
-        share = self.settings.caution
+        level = self.settings
         out = []
         for m, v in zip(moves, values, strict=True):
-            worth = caution.attack_worth(m)
+            worth = caution.attack_worth(m) if level.sound_trades else None
             if worth is not None and worth < 0:
                 v -= UNSOUND * WIN
-            out.append(v - share * caution.exposure(m))
+            if level.caution:
+                v -= level.caution * caution.exposure(m)
+            out.append(v)
         return out
 
     def _colour(self, pos: Position) -> int:
@@ -393,7 +398,7 @@ class CpuPlayer:
                 break
             info["depth"] = depth
         info["nodes"] = searcher.nodes
-        if level.caution and base.swap >= 0:
+        if level.sound_trades and base.swap >= 0:
             colour = self._colour(base)
             board = base.board
             attackers = searcher.attackers
@@ -479,7 +484,7 @@ class CpuPlayer:
             ]
         else:
             values = [t / worlds for t in totals]
-        if level.caution and odds is not None:
+        if (level.sound_trades or level.caution) and odds is not None:
             values = self._careful(base, moves, odds, values)
         return values
 
