@@ -124,7 +124,7 @@ LEVEL_SETTINGS: dict[str, Level] = {
         fortified=True,
         odds_scale=ODDS_SCALE,
         sound_trades=True,
-        caution=1.0,
+        caution=0.25,
     ),
 }
 

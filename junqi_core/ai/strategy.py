@@ -284,6 +284,9 @@ class GunjinStrategy(Strategy):
             "min_worlds": 2,
             "nodes": 600_000,
             "weights": {"rush": 1.0, "spy_home": 1.0},
+            # it takes off each move's value all it leaves its Army General and its Spy
+            # exposed to (`caution`; Classic Hard a quarter: all of it made it lose more)
+            "caution": 1.0,
         },
     }
     searcher_class = GunjinSearcher
