@@ -337,9 +337,9 @@ def engine_modules() -> list[str]:
     names: list[str] = []
     for line in run.stderr.splitlines():
         name = line.rpartition("|")[2].strip()
-        if line.startswith("import time:") and re.fullmatch(r"junqi_core(\.\w+)*", name):
-            if name not in names:
-                names.append(name)
+        engine = re.fullmatch(r"junqi_core(\.\w+)*", name)
+        if line.startswith("import time:") and engine and name not in names:
+            names.append(name)
     if names[-1:] != ["junqi_core.bridge"]:
         raise SystemExit(f"build: could not read the bridge's imports:\n{run.stderr[-2000:]}")
     return names
