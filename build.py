@@ -320,6 +320,31 @@ def engine_data() -> str:
     return run.stdout
 
 
+def engine_modules() -> list[str]:
+    """The engine's modules that the bridge imports, each after those it needs (the order
+    CPython finishes importing them, from `-X importtime`): the worker imports them one by
+    one before it answers, so the page can count them. The rest (friend play's `fair`, the
+    deduction notes) are imported when first used."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import junqi_core.bridge"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"build: the engine's bridge does not import:\n{run.stderr}")
+    names: list[str] = []
+    for line in run.stderr.splitlines():
+        name = line.rpartition("|")[2].strip()
+        engine = re.fullmatch(r"junqi_core(\.\w+)*", name)
+        if line.startswith("import time:") and engine and name not in names:
+            names.append(name)
+    if names[-1:] != ["junqi_core.bridge"]:
+        raise SystemExit(f"build: could not read the bridge's imports:\n{run.stderr[-2000:]}")
+    return names
+
+
 # Friend games over the internet ask a STUN server for the browser's public address. The
 # build decides which: JUNQI_STUN="stun:host:port[,stun:...]", or empty for none (the page
 # then offers only "same network"). The page names the server before anything is sent.
@@ -444,6 +469,7 @@ def build(out: Path = DIST) -> dict:
         # browser checks it against this (Subresource Integrity).
         "wheelURL": f"{assets_rel}/py/{game_wheel.name}",
         "wheelIntegrity": f"sha256-{base64.b64encode(bytes.fromhex(wheel_sha256)).decode()}",
+        "engineModules": engine_modules(),
         "engineData": f"{assets_rel}/{ENGINE_DATA}",
         "downloads": downloads,
         # Friend games "over the internet": the STUN server(s) the page names to the player

@@ -49,9 +49,12 @@ export async function mount(root, engine, data, { loader, assets } = {}) {
   await i18n.setLanguage(i18n.detect(prefs.get("lang")));
   const app = new App(root, engine, data, loader);
   window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows
-  app.showStart();
-  // a shared replay in the address; else a friend's invitation or reply, or a game to go on with
-  if (!app.openReplayLink()) openFriendLink(app);
+  // A shared replay in the address opens straight into it (the start screen never shows
+  // first); else the start screen, and a friend's invitation or reply, or a game to go on with.
+  if (!app.openReplayLink()) {
+    app.showStart();
+    openFriendLink(app);
+  }
   addEventListener("hashchange", () => app.openReplayLink());
   root.dataset.ui = "ready";
   return app;
@@ -253,26 +256,41 @@ class App {
     return !error;
   }
 
-  /** #replay=… in the address: opens that replay (once the engine is up). False: none. */
+  /** #replay=… in the address: the replay screen at once ("Preparing the replay…"), filled
+   * in when the engine answers; a link the engine refuses goes to the start screen with its
+   * reason. False: no link. */
   openReplayLink() {
     const payload = replayFragment(location.hash);
     if (payload === null) return false;
     history.replaceState(null, "", location.pathname + location.search);
     (async () => {
       if (this.game?.inProgress() && !(await this.confirm(t("confirm.replay"), t("replay.title")))) return;
-      if (this.replay || this.gameView) this.showStart();
-      this.startView?.setNotice(t("replay.loading"));
-      const error = await this.openReplay({ link: payload });
-      if (error) this.showStart(t("start.bad_link", { message: error }));
+      if (this.gameView) this.endGame();
+      const ctrl = this.replayController({ link: payload });
+      this.showReplay(ctrl);
+      const loaded = await ctrl.load();
+      if (this.replay?.ctrl !== ctrl) return; // closed before the engine answered
+      if (loaded) document.title = `${ctrl.title()} — ${i18n.t("title.site")}`;
+      else this.showStart(t("start.bad_link", { message: ctrl.error || "?" }));
     })();
     return true;
   }
 
+  replayController(source) {
+    return new ReplayController({ engine: this.engine, variants: this.variants, source,
+      settings: () => this.settings.snapshot() });
+  }
+
   /** Ask the engine for the replay and show it; returns null, or the engine's reason. */
   async openReplay(source) {
-    const ctrl = new ReplayController({ engine: this.engine, variants: this.variants, source,
-      settings: () => this.settings.snapshot() });
+    const ctrl = this.replayController(source);
     if (!(await ctrl.load())) return ctrl.error || "?";
+    this.showReplay(ctrl);
+    return null;
+  }
+
+  /** The replay screen of this controller (loaded or still waiting for the engine). */
+  showReplay(ctrl) {
     this.endReplay();
     this.titleBefore = document.title;
     if (this.gameView) {
@@ -290,7 +308,6 @@ class App {
     this.replay.render();
     scrollTo(0, 0); // the board from its top, wherever the screen before was scrolled
     this.replay.status.focus({ preventScroll: true });
-    return null;
   }
 
   endReplay() {

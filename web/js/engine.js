@@ -173,6 +173,7 @@ export class Engine {
   _onMessage(msg) {
     if (msg.type === "snapshot") {
       this.snapshot = msg; // {stored, bytes, message}: a snapshot of this engine was kept
+      Object.assign(this.timings ?? {}, msg.timings); // + when it was made (after ready)
       for (const callback of this.snapshotListeners) callback(msg);
     } else if (msg.type === "response" || msg.type === "loaded") {
       const waiter = this.pending.get(msg.id);
