@@ -206,7 +206,7 @@ def op_new_game(message: dict) -> dict:
     # everything is checked before the game is stored: a refused request stores nothing
     variant = _variant(message)
     seed = _seed(message)
-    viewer = _player(message, "viewer", allow_public=True)
+    _player(message, "viewer", allow_public=True)  # its form, before any CPU is made
     cpu = message.get("cpu", {})
     if not isinstance(cpu, dict) or not set(cpu) <= {"0", "1"}:
         raise BridgeError("bad_request", 'cpu must be an object like {"1": "medium"}')
