@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from junqi_core import pieces as pc
 from junqi_core.ai.evaluate import WIN, move_delta, move_deltas
@@ -39,9 +39,7 @@ from junqi_core.pieces import (
 )
 from junqi_core.rules import Position
 from junqi_core.topology import NORTH, SOUTH
-
-if TYPE_CHECKING:
-    from junqi_core.ai.strategy import Strategy
+from junqi_core.variants import Variant
 
 INF = 1e9
 CHECK_EVERY = 256  # nodes between wall-clock checks
@@ -64,13 +62,25 @@ class NodeLimit(TimeUp):
 Lines = tuple[tuple[tuple[int, ...], ...], ...]
 
 
+class SearchTerms(Protocol):
+    """What a search reads from the family strategy that builds it (`ai.strategy`, which
+    imports this module: the search names only what it needs, so the two never import
+    each other)."""
+
+    variant: Variant
+    flips: bool  # a turn may flip a face-down piece (Blind)
+    press_zone: tuple[frozenset[int], ...]
+    lines: Lines  # Junqi: the lines along which a piece reaches each square
+    rail_gates: tuple[bool, ...]  # Junqi: the railway posts beside a headquarters
+
+
 class Searcher:
     """The search shared by every family; subclasses say how a square is attacked and
     what threatens a side's flag (Gunjin: its headquarters)."""
 
     def __init__(
         self,
-        strategy: Strategy,
+        strategy: SearchTerms,
         pst: list[list[float]],
         clock: Callable[[], float] | None = None,
         deadline: float | None = None,
@@ -659,7 +669,7 @@ _JUNQI_MOVERS = tuple(
 class JunqiSearcher(Searcher):
     """Junqi (Classic, Blind): a side loses when an enemy piece reaches its flag."""
 
-    def __init__(self, strategy: Strategy, pst: list[list[float]], *args, **kwargs) -> None:
+    def __init__(self, strategy: SearchTerms, pst: list[list[float]], *args, **kwargs) -> None:
         super().__init__(strategy, pst, *args, **kwargs)
         # per square, the lines along which a piece could reach it in one move
         self.lines: Lines = strategy.lines
@@ -817,7 +827,7 @@ def _gunjin_attack_tables(cls: type[Position]) -> tuple:
 class GunjinSearcher(Searcher):
     """Gunjin: a side loses when an occupier enters its headquarters; flags are pieces."""
 
-    def __init__(self, strategy: Strategy, pst: list[list[float]], *args, **kwargs) -> None:
+    def __init__(self, strategy: SearchTerms, pst: list[list[float]], *args, **kwargs) -> None:
         super().__init__(strategy, pst, *args, **kwargs)
         cls = strategy.variant.position_class
         hq = cls.spec.hqs
