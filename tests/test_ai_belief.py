@@ -201,7 +201,7 @@ def test_the_gunjin_prior_expects_a_mine_in_the_enemy_headquarters():
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
 def test_the_stored_layout_counts_are_what_the_cpu_layouts_give(variant):
     """The counts are stored to save the page a second of drawing layouts; a change
-    to how the CPU deploys must be followed by `python -m junqi_core.ai.prior`."""
+    to how the CPU deploys must be followed by `python -m junqi_core.ai.strategy`."""
     strategy = strategy_for(variant)
     for player in (0, 1):
         assert strategy.layout_counts[player] == layout_counts(strategy, player)

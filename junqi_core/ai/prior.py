@@ -14,7 +14,7 @@ The counts are of `SAMPLES` layouts per seat drawn from a fixed seed, mixing the
 levels deploy (`layout_counts`, `Strategy.sample_layout`).  They are stored
 (`JUNQI_LAYOUT_COUNTS`, `GUNJIN_LAYOUT_COUNTS`: each strategy names its own as
 `layout_counts`) because drawing them takes about a second in the page;
-`python -m junqi_core.ai.prior` prints them anew, and a
+`python -m junqi_core.ai.strategy` prints them anew, and a
 test checks that they are still what the layouts give.  Every Gunjin rule option keeps the
 board, the pieces and the deployment rules, so one prior serves them all; in Classic the
 options that keep the board (all but the 60-post board) share the standard one.
@@ -119,7 +119,7 @@ def deployment_prior(strategy: Strategy, player: int) -> Prior | None:
 
 
 # layout_counts(standard Classic, 0) and (..., 1), by the flag's HQ
-# (regenerate: `python -m junqi_core.ai.prior`)
+# (regenerate: `python -m junqi_core.ai.strategy`)
 JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (
     {
         "b1": {
@@ -235,7 +235,7 @@ JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (
     },
 )
 
-# layout_counts(standard Gunjin, 0) and (..., 1); regenerate: `python -m junqi_core.ai.prior`
+# layout_counts(standard Gunjin, 0) and (..., 1); regenerate: `python -m junqi_core.ai.strategy`
 GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
     {
         "a1": (5, 6, 4, 12, 13, 33, 29, 24, 70, 65, 54, 12, 30, 10, 33, 0),
@@ -292,35 +292,3 @@ GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
 
 # the Gunjin counts as `layout_counts` gives them (one table for any flag square)
 GUNJIN_PRIOR_COUNTS = tuple({"any": counts} for counts in GUNJIN_LAYOUT_COUNTS)
-
-
-def main() -> None:
-    from junqi_core.ai.strategy import strategy_for
-    from junqi_core.variants import VARIANTS
-
-    for variant in VARIANTS.values():
-        strategy = strategy_for(variant)
-        if strategy.layout_counts is None:
-            continue  # no deployment (Blind)
-        by_flag = strategy.prior_by_flag
-        if by_flag:
-            print("JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (")
-        else:
-            print("GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (")
-        for player in (0, 1):
-            print("    {")
-            for key, table in layout_counts(strategy, player).items():
-                indent = "        "
-                if by_flag:
-                    print(f'{indent}"{key}": {{')
-                    indent += "    "
-                for name, row in table.items():
-                    print(f'{indent}"{name}": {row},')
-                if by_flag:
-                    print("        },")
-            print("    },")
-        print(")")
-
-
-if __name__ == "__main__":
-    main()

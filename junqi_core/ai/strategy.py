@@ -43,6 +43,7 @@ from junqi_core.ai.prior import (
     Prior,
     StoredCounts,
     deployment_prior,
+    layout_counts,
 )
 from junqi_core.ai.search import (
     HANG,
@@ -55,7 +56,7 @@ from junqi_core.ai.search import (
 from junqi_core.ai.tables import Tables, mask_of, tables_for
 from junqi_core.deployment import Layout
 from junqi_core.rules import Position
-from junqi_core.variants import Variant, find_variant
+from junqi_core.variants import VARIANTS, Variant, find_variant
 
 PstAndValues = tuple[list[list[float]], tuple[float, ...]]
 
@@ -381,3 +382,33 @@ def _strategy(variant: Variant) -> Strategy:
 def strategy_for(variant: Variant | str) -> Strategy:
     """The CPU's strategy for a Variant (or a variant id's standard rules), built once."""
     return _strategy(find_variant(variant) if isinstance(variant, str) else variant)
+
+
+def main() -> None:
+    """Print the stored prior counts anew (`prior.JUNQI_LAYOUT_COUNTS` and the Gunjin ones)."""
+    for variant in VARIANTS.values():
+        strategy = strategy_for(variant)
+        if strategy.layout_counts is None:
+            continue  # no deployment (Blind)
+        by_flag = strategy.prior_by_flag
+        if by_flag:
+            print("JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (")
+        else:
+            print("GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (")
+        for player in (0, 1):
+            print("    {")
+            for key, table in layout_counts(strategy, player).items():
+                indent = "        "
+                if by_flag:
+                    print(f'{indent}"{key}": {{')
+                    indent += "    "
+                for name, row in table.items():
+                    print(f'{indent}"{name}": {row},')
+                if by_flag:
+                    print("        },")
+            print("    },")
+        print(")")
+
+
+if __name__ == "__main__":
+    main()
