@@ -6,15 +6,15 @@ import argparse
 import json
 import sys
 
-from junqi_core.rules import POSITION_CLASSES
 from junqi_core.selfplay import selfplay, summary
+from junqi_core.variants import VARIANT_IDS
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m junqi_core")
     commands = parser.add_subparsers(dest="command", required=True)
     sp = commands.add_parser("selfplay", help="play seeded random games and count outcomes")
-    sp.add_argument("--variant", choices=sorted(POSITION_CLASSES), required=True)
+    sp.add_argument("--variant", choices=sorted(VARIANT_IDS), required=True)
     sp.add_argument("--games", type=int, default=10)
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--json", action="store_true", help="print each game's result as JSON")
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
         "layouts (Blind: the deal) kept on their seats; the interval and the SPRT count "
         "pairs.  --games N plays N unpaired games instead, sides alternating.",
     )
-    ar.add_argument("--variant", choices=sorted(POSITION_CLASSES), required=True)
+    ar.add_argument("--variant", choices=sorted(VARIANT_IDS), required=True)
     ar.add_argument(
         "--a",
         required=True,

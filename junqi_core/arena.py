@@ -45,9 +45,8 @@ from junqi_core.record import export_record, layout_from_json
 from junqi_core.views import event, view
 
 MAX_PLIES = 5000
-# The pieces whose early loss the summary counts (issue 35: Hard's Marshal and General,
-# Gunjin's Army General, lost before ply EARLY for less than they are worth)
-TOP_KINDS = {"junqi": (pc.FIELD_MARSHAL, pc.GENERAL), "gunjin": (pc.ARMY_GENERAL,)}
+# The summary counts the early loss of the Variant's top pieces (issue 35: Hard's Marshal
+# and General, Gunjin's Army General, lost before ply EARLY for less than they are worth)
 EARLY = 30
 
 
@@ -124,7 +123,7 @@ def play_game(
         "cpu_b": cpu_times[1 - a_seat],
         "layouts": [None if lay is None else dict(lay) for lay in game.layouts],
     }
-    if variant == "blind":
+    if game.variant.has_flips:
         out["first_flag"] = first_flag(game, a_seat)
     lost = early_losses(game)
     out["early_a"], out["early_b"] = lost[a_seat], lost[1 - a_seat]
@@ -140,8 +139,8 @@ def play_pair(
     seats.  Returns {"index", "games": [first, second], "score": A's mean score}."""
     a_first = index % 2
     first = play_game(variant, levels, seed, index, a_first, None, record)
-    layouts = first["layouts"] if variant != "blind" else None
-    second = play_game(variant, levels, seed, index, 1 - a_first, layouts, record)
+    # the layouts stay on their seats (Blind has none: the same seed deals the same board)
+    second = play_game(variant, levels, seed, index, 1 - a_first, first["layouts"], record)
     return {
         "index": index,
         "games": [first, second],
@@ -164,11 +163,11 @@ def first_flag(game: Game, a_seat: int) -> str:
 
 
 def early_losses(game: Game, before: int = EARLY) -> list[list[str]]:
-    """Per seat, the top pieces (`TOP_KINDS`) it lost before ply `before` for less than
+    """Per seat, the top pieces (`Variant.top_kinds`) it lost before ply `before` for less than
     they are worth: the same combat removed no enemy piece of their rank or higher (a
     Bomb, a mine, a Spy or a stronger piece took them).  Each as "ply: kind by kind"."""
     kinds = {k.kind: k for k in game.variant.kinds}
-    top = TOP_KINDS[game.variant.family]
+    top = game.variant.top_kinds
     out: list[list[str]] = [[], []]
     for entry in game.history:
         if entry.ply >= before:

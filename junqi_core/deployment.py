@@ -233,8 +233,6 @@ GUNJIN_DEPLOYMENT = DeploymentRules(
     GUNJIN_BOARD, pc.GUNJIN_KINDS, [_gunjin_access, _gunjin_flag_rank], _gunjin_rank
 )
 
-DEPLOYMENTS = {"classic": CLASSIC_DEPLOYMENT, "gunjin": GUNJIN_DEPLOYMENT}
-
 
 # --- blind ---------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from junqi_core import pieces as pc
 from junqi_core.moves import Move, MoveCode
@@ -37,6 +37,9 @@ from junqi_core.topology import (
     Board,
 )
 
+if TYPE_CHECKING:
+    from junqi_core.variants import Variant
+
 FACE_AND_COLOUR = FACE_DOWN | COLOUR_BIT
 
 
@@ -52,7 +55,7 @@ class Position:
 
     variant_id: ClassVar[str]
     # The `variants.Variant` these rules belong to (set when the Variant is built).
-    variant: ClassVar[object]
+    variant: ClassVar[Variant]
     spec: ClassVar[Board]
     move_code: ClassVar[MoveCode]  # how moves on its board are numbered
     kinds: ClassVar[tuple[PieceKind, ...]]
@@ -60,6 +63,15 @@ class Position:
     flag_kind: ClassVar[int]
     quiet_limit: ClassVar[int] = 100
     initial_swap: ClassVar[int] = 0
+    # Facts of the variant's pieces and rules that code above asks instead of its name:
+    engineer_kind: ClassVar[int]  # the piece that turns corners along railways or lines
+    mine_kind: ClassVar[int]  # the piece that never moves and is cleared by Engineers
+    top_kinds: ClassVar[tuple[int, ...]]  # the strongest pieces, whose early loss hurts most
+    flag_in_hq: ClassVar[bool] = False  # the flag starts in a headquarters (Classic)
+    flag_capture_ends: ClassVar[bool] = True  # taking the flag wins (not in Gunjin)
+    flag_behind: ClassVar[bool] = False  # the flag fights with the piece behind it
+    occupiers: ClassVar[frozenset[int]] = frozenset()  # kinds that win entering the enemy HQ
+    no_moves_draw: ClassVar[bool] = False  # neither side able to move draws (else: lost)
 
     __slots__ = ("_stack", "board", "decided", "ply", "quiet", "swap", "turn")
 
@@ -238,6 +250,8 @@ class Position:
         return None
 
     def _no_moves_outcome(self) -> Outcome:
+        if self.no_moves_draw and not self.legal_moves(self.turn ^ 1):
+            return Outcome(None, "no_moves")
         return Outcome(self.turn ^ 1, "immobilised")
 
 
@@ -267,6 +281,9 @@ _FACE_UP_OF = tuple(
 class JunqiPosition(Position):
     kinds = pc.JUNQI_KINDS
     flag_kind = pc.FLAG
+    engineer_kind = pc.ENGINEER
+    mine_kind = pc.LANDMINE
+    top_kinds = (pc.FIELD_MARSHAL, pc.GENERAL)
     rail_rays: ClassVar[tuple[tuple[tuple[int, ...], ...], ...]]
     # Per square: a piece standing there never moves (classic HQs).
     frozen: ClassVar[tuple[bool, ...]]
@@ -343,6 +360,7 @@ class JunqiPosition(Position):
 class ClassicPosition(JunqiPosition):
     variant_id = "classic"
     spec = CLASSIC_BOARD
+    flag_in_hq = True
     rail_rays = CLASSIC_RAIL_RAYS
     combat = pc.CLASSIC_COMBAT
     frozen = tuple(
@@ -433,12 +451,17 @@ class GunjinPosition(Position):
     kinds = pc.GUNJIN_KINDS
     combat = pc.GUNJIN_COMBAT
     flag_kind = pc.G_FLAG
+    engineer_kind = pc.G_ENGINEER
+    mine_kind = pc.MINE
+    top_kinds = (pc.ARMY_GENERAL,)
+    flag_capture_ends = False
+    no_moves_draw = True
     tables = GUNJIN_TABLES
     enemy_hq = (GUNJIN_BOARD.hqs[1][0], GUNJIN_BOARD.hqs[0][0])
     # Rule options: which pieces win by entering the enemy HQ, and whether the flag
     # fights with the strength of its own piece behind it (else it loses to everything).
-    occupiers: ClassVar[frozenset[int]] = pc.GUNJIN_OCCUPIERS
-    flag_behind: ClassVar[bool] = True
+    occupiers = pc.GUNJIN_OCCUPIERS
+    flag_behind = True
     __slots__ = ()
 
     @classmethod
@@ -548,11 +571,6 @@ class GunjinPosition(Position):
     def _flag_removed(self, mover: int) -> None:
         """A Gunjin flag is just a piece: losing it does not end the game."""
 
-    def _no_moves_outcome(self) -> Outcome:
-        if not self.legal_moves(self.turn ^ 1):
-            return Outcome(None, "no_moves")
-        return Outcome(self.turn ^ 1, "immobilised")
-
 
 for _cls in (ClassicPosition, BlindPosition, GunjinPosition):
     _cls._tables()
@@ -565,8 +583,3 @@ def derive_position_class(base: type[Position], name: str, **rules: object) -> t
     cls = type(name, (base,), {"__slots__": (), **rules})
     cls._tables()
     return cls  # type: ignore[return-value]
-
-
-POSITION_CLASSES: dict[str, type[Position]] = {
-    cls.variant_id: cls for cls in (ClassicPosition, BlindPosition, GunjinPosition)
-}

@@ -311,5 +311,3 @@ def _gunjin_board() -> tuple[Board, GunjinTables]:
 
 
 GUNJIN_BOARD, GUNJIN_TABLES = _gunjin_board()
-
-BOARDS = {"classic": CLASSIC_BOARD, "blind": BLIND_BOARD, "gunjin": GUNJIN_BOARD}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from junqi_core import pieces as pc
@@ -105,8 +105,7 @@ class Preset:
 class Variant:
     """One variant under one set of rule options (built by `find_variant`)."""
 
-    id: str  # "classic", "blind" or "gunjin"
-    family: str  # "junqi" (classic, blind) or "gunjin": what the CPU's strategy keys on
+    id: str  # "classic", "blind" or "gunjin": data (records, links), never a branch
     name: str
     side_names: tuple[str, str]
     position_class: type[Position]
@@ -117,10 +116,7 @@ class Variant:
     hq_frozen: bool  # pieces standing in a headquarters never move
     public_face_up: bool  # face-up pieces are known to both players (Blind)
     flag_shown_on_marshal: bool  # a player's flag is shown once their Marshal is gone
-    flag_behind: bool  # Gunjin: the flag fights with the piece behind it
-    flag_capture_ends: bool  # taking the flag wins (Junqi); in Gunjin it does not
     guarded_flag: bool  # Blind: only an Engineer takes the flag, once its mines are gone
-    occupiers: frozenset[int] = field(default_factory=frozenset)  # Gunjin HQ occupiers
     max_timeouts: int = MAX_TIMEOUTS
 
     @property
@@ -138,6 +134,39 @@ class Variant:
     @property
     def flag_kind(self) -> int:
         return self.position_class.flag_kind
+
+    @property
+    def flag_behind(self) -> bool:
+        """Gunjin: the flag fights with the strength of the piece behind it."""
+        return self.position_class.flag_behind
+
+    @property
+    def flag_capture_ends(self) -> bool:
+        """Taking the flag wins (Junqi); in Gunjin it does not."""
+        return self.position_class.flag_capture_ends
+
+    @property
+    def flag_in_hq(self) -> bool:
+        """The flag starts in a headquarters (Classic)."""
+        return self.position_class.flag_in_hq
+
+    @property
+    def occupiers(self) -> frozenset[int]:
+        """The kinds that win by entering the enemy HQ (Gunjin; empty elsewhere)."""
+        return self.position_class.occupiers
+
+    @property
+    def engineer_kind(self) -> int:
+        return self.position_class.engineer_kind
+
+    @property
+    def mine_kind(self) -> int:
+        return self.position_class.mine_kind
+
+    @property
+    def top_kinds(self) -> tuple[int, ...]:
+        """The strongest pieces (Field Marshal and General; Gunjin's Army General)."""
+        return self.position_class.top_kinds
 
     @property
     def has_setup(self) -> bool:
@@ -373,7 +402,6 @@ def _classic(options: Mapping[str, Any]) -> dict:
     if board is not base.spec or options["front_bombs"]:
         deployment = classic_deployment(board, front_bombs=options["front_bombs"])
     return {
-        "family": "junqi",
         "name": "Classic Junqi",
         "side_names": ("Red", "Blue"),
         "position_class": _derive(base, rules, options),
@@ -382,8 +410,6 @@ def _classic(options: Mapping[str, Any]) -> dict:
         "hq_frozen": options["hq_frozen"],
         "public_face_up": False,
         "flag_shown_on_marshal": options["flag_shown"],
-        "flag_behind": False,
-        "flag_capture_ends": True,
         "guarded_flag": False,
     }
 
@@ -397,7 +423,6 @@ def _blind(options: Mapping[str, Any]) -> dict:
     if options["quiet_limit"] != base.quiet_limit:
         rules["quiet_limit"] = options["quiet_limit"]
     return {
-        "family": "junqi",
         "name": "Blind Junqi",
         "side_names": ("First player", "Second player"),
         "position_class": _derive(base, rules, options, always=guarded),
@@ -406,8 +431,6 @@ def _blind(options: Mapping[str, Any]) -> dict:
         "hq_frozen": options["hq_frozen"],
         "public_face_up": True,
         "flag_shown_on_marshal": False,
-        "flag_behind": False,
-        "flag_capture_ends": True,
         "guarded_flag": guarded,
     }
 
@@ -431,7 +454,6 @@ def _gunjin(options: Mapping[str, Any]) -> dict:
     if options["flag_behind"] != base.flag_behind:
         rules["flag_behind"] = options["flag_behind"]
     return {
-        "family": "gunjin",
         "name": "Gunjin Shogi",
         "side_names": ("Player 1", "Player 2"),
         "position_class": _derive(base, rules, options),
@@ -440,10 +462,7 @@ def _gunjin(options: Mapping[str, Any]) -> dict:
         "hq_frozen": False,
         "public_face_up": False,
         "flag_shown_on_marshal": False,
-        "flag_behind": options["flag_behind"],
-        "flag_capture_ends": False,
         "guarded_flag": False,
-        "occupiers": occupiers,
     }
 
 

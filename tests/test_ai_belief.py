@@ -11,7 +11,8 @@ from test_ai_support import game_with, layout_with, play, replay
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import Belief, BlindPool, Tracker, feasible
 from junqi_core.ai.notes import notes
-from junqi_core.ai.prior import LAYOUT_COUNTS, deployment_prior, layout_counts
+from junqi_core.ai.prior import layout_counts
+from junqi_core.ai.strategy import strategy_for
 from junqi_core.ai.tables import kinds_of, tables_for
 from junqi_core.game import PLAY
 from junqi_core.notation import move_text
@@ -160,7 +161,7 @@ def test_sampled_worlds_replay_to_the_same_view(variant, seed):
         tracker = Tracker(variant, me)
         tracker.update(mine)
         # and Hard's belief, weighed by how layouts usually look
-        beliefs = [Belief(tracker), Belief(tracker, deployment_prior(tracker.tables, 1 - me))]
+        beliefs = [Belief(tracker), Belief(tracker, strategy_for(variant).prior(1 - me))]
         assert not beliefs[0].relaxed
         ours = own_layout(tracker)
         for i in range(8):
@@ -184,14 +185,14 @@ def test_the_gunjin_prior_expects_a_mine_in_the_enemy_headquarters():
     tracker.update(view(game, 0))
     rng = random.Random(1)
     uniform = sum(Belief(tracker).sample(rng)[hq] == pc.MINE for _ in range(300))
-    prior = deployment_prior(tracker.tables, 1)
+    prior = strategy_for("gunjin").prior(1)
     weighed = sum(Belief(tracker, prior).sample(rng)[hq] == pc.MINE for _ in range(300))
     assert uniform < 50 < 150 < weighed
     for seed in range(12):
         game = random_game("gunjin", seed, max_plies=60)
         tracker = Tracker("gunjin", 0)
         tracker.update(view(game, 0))
-        belief = Belief(tracker, deployment_prior(tracker.tables, 1))
+        belief = Belief(tracker, strategy_for("gunjin").prior(1))
         for _ in range(5):
             world = belief.sample(rng)
             assert not any(world[e] in (pc.MINE, pc.G_FLAG) for e in tracker.moved)
@@ -199,11 +200,11 @@ def test_the_gunjin_prior_expects_a_mine_in_the_enemy_headquarters():
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
 def test_the_stored_layout_counts_are_what_the_cpu_layouts_give(variant):
-    """`LAYOUT_COUNTS` is stored to save the page a second of drawing layouts; a change
-    to how the CPU deploys must be followed by `python -m junqi_core.ai.prior`."""
-    t = tables_for(variant)
+    """The counts are stored to save the page a second of drawing layouts; a change
+    to how the CPU deploys must be followed by `python -m junqi_core.ai.strategy`."""
+    strategy = strategy_for(variant)
     for player in (0, 1):
-        assert LAYOUT_COUNTS[t.variant.family][player] == layout_counts(t, player)
+        assert strategy.layout_counts[player] == layout_counts(strategy, player)
 
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
@@ -258,7 +259,7 @@ def test_no_sampled_world_gives_a_piece_a_kind_the_notes_rule_out(variant):
             tracker.update(mine)
             listed = notes(game.variant, mine, me)["pieces"]
             # and Hard's, weighed by how layouts usually look
-            beliefs = [Belief(tracker), Belief(tracker, deployment_prior(t, 1 - me))]
+            beliefs = [Belief(tracker), Belief(tracker, strategy_for(variant).prior(1 - me))]
             rng = random.Random(seed)
             for belief in beliefs:
                 for _ in range(6):

@@ -19,9 +19,9 @@ from junqi_core.ai.strategy import strategy_for
 from junqi_core.game import PLAY, Game, HistoryEntry
 from junqi_core.notation import move_text, parse_move
 from junqi_core.players import LEVELS, make_player
-from junqi_core.rules import POSITION_CLASSES, Position
+from junqi_core.rules import Position
 from junqi_core.selfplay import random_game
-from junqi_core.topology import BOARDS, GUNJIN_TABLES
+from junqi_core.topology import GUNJIN_TABLES
 from junqi_core.variants import find_variant
 from junqi_core.views import view
 
@@ -169,7 +169,7 @@ def test_every_level_answers_with_a_legal_action(variant, level):
 def lone_piece_game(variant: str, movers: int) -> Game:
     """A hand-set position (no history) where player 0 has `movers` legal moves."""
     game = Game(variant, seed=1)
-    cls = POSITION_CLASSES[variant]
+    cls = find_variant(variant).position_class
     board = [0] * cls.spec.size
     idx = cls.spec.index
     if variant == "gunjin":
@@ -208,7 +208,7 @@ def test_one_or_two_legal_actions_in_a_hand_set_position(variant, level):
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
 def test_cpu_deployments_are_legal_guarded_and_varied(variant):
     rules = find_variant(variant).deployment
-    board = BOARDS[variant]
+    board = find_variant(variant).board
     layouts = set()
     for seed in range(60):
         for player in (0, 1):
@@ -231,7 +231,7 @@ def test_cpu_deployments_are_legal_guarded_and_varied(variant):
 def test_draw_offers_are_answered_by_the_players_own_estimate(level):
     game = lone_piece_game("classic", 2)
     board = game.position.board
-    idx = BOARDS["classic"].index
+    idx = find_variant("classic").board.index
     for name, kind in (("c5", pc.FIELD_MARSHAL), ("d5", pc.GENERAL), ("e5", pc.MAJOR_GENERAL)):
         board[idx[name]] = pc.piece(kind, 0)
     winning = make_player("classic", level, 0, 1)
@@ -244,7 +244,7 @@ def material_game(quiet: int) -> Game:
     """Classic, player 0 three officers up, the quiet-move counter at `quiet`."""
     game = lone_piece_game("classic", 2)
     board = game.position.board
-    idx = BOARDS["classic"].index
+    idx = find_variant("classic").board.index
     for name, kind in (("c5", pc.FIELD_MARSHAL), ("d5", pc.GENERAL), ("e5", pc.MAJOR_GENERAL)):
         board[idx[name]] = pc.piece(kind, 0)
     game.position.quiet = quiet
@@ -386,8 +386,8 @@ def attack_positions(variant: str):
         pos = random_game(variant, 0, 30).position
         colour = (pos.turn ^ pos.swap) & 1
         board = list(pos.board)
-        hq = BOARDS[variant].hqs[colour ^ 1][0]
-        for s in BOARDS[variant].neighbours[hq]:
+        hq = find_variant(variant).board.hqs[colour ^ 1][0]
+        for s in find_variant(variant).board.neighbours[hq]:
             board[s] = pc.piece(pc.G_MAJOR_GENERAL, colour)
         yield type(pos)(board, pos.turn, pos.ply, pos.quiet, pos.swap)
 
@@ -404,7 +404,7 @@ def test_last_ply_scores_an_attack_on_an_unknown_piece_over_what_it_may_be(varia
     rng = random.Random(3)
     ply = 2
     win = WIN - ply - 1
-    spec = POSITION_CLASSES[variant]
+    spec = find_variant(variant).position_class
     checked = 0
     for pos in attack_positions(variant):
         pst, values = world_tables(variant, pos)
@@ -412,7 +412,7 @@ def test_last_ply_scores_an_attack_on_an_unknown_piece_over_what_it_may_be(varia
         colour = (pos.turn ^ pos.swap) & 1
         enemy = colour ^ 1
         sign = 1.0 if colour == 0 else -1.0
-        enemy_hq = BOARDS[variant].hqs[enemy][0] if variant == "gunjin" else -1
+        enemy_hq = find_variant(variant).board.hqs[enemy][0] if variant == "gunjin" else -1
         for m in pos.legal_moves():
             to = pos.move_code.to[m]
             own = pos.board[to]
@@ -435,14 +435,14 @@ def test_last_ply_scores_an_attack_on_an_unknown_piece_over_what_it_may_be(varia
             expected = sum(
                 prob * attack_value(pos, pst, m, q, score, sign, win) for q, prob in believed
             ) - attack_value(pos, pst, m, own, score, sign, win)
-            text = move_text(BOARDS[variant], m)
+            text = move_text(find_variant(variant).board, m)
             assert found[0] - found[1] == pytest.approx(expected, abs=1e-6), text
             checked += 1
     assert checked >= 40
 
 
 def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters():
-    board = BOARDS["gunjin"]
+    board = find_variant("gunjin").board
     guard_in_hq = 0
     for seat in (0, 1):
         hq = board.names[board.hqs[seat][0]]
@@ -463,7 +463,7 @@ def test_gunjin_medium_and_hard_keep_a_mine_in_their_headquarters():
 def test_classic_hard_mines_all_three_gates_of_its_flag():
     """Medium mines two or three of them; Hard, whose lost games are mostly flags taken
     by pieces walking in, always all three."""
-    board = BOARDS["classic"]
+    board = find_variant("classic").board
     mined = {"medium": set(), "hard": set()}
     for level in mined:
         for seat in (0, 1):
@@ -476,7 +476,7 @@ def test_classic_hard_mines_all_three_gates_of_its_flag():
 
 
 def classic_position(placed: dict[str, int], turn: int) -> Position:
-    cls = POSITION_CLASSES["classic"]
+    cls = find_variant("classic").position_class
     board = [0] * cls.spec.size
     for name, p in placed.items():
         board[cls.spec.index[name]] = p
@@ -543,7 +543,7 @@ def test_hard_keeps_the_camp_beside_a_weak_gate_rather_than_take_a_piece():
     pos = classic_position(GATE_GUARD, turn=1)
     pst, values = world_tables("classic", pos)
     moves = pos.legal_moves()
-    bait = parse_move(BOARDS["classic"], "b10-a9")
+    bait = parse_move(find_variant("classic").board, "b10-a9")
     assert settings_for("classic", "hard").gate_watch
     found = {}
     for gates in (False, True):
@@ -559,7 +559,7 @@ def test_hard_keeps_the_camp_beside_a_weak_gate_rather_than_take_a_piece():
 def test_blind_easy_mistakes_are_careless_flips_never_careless_moves():
     """Blind Easy's noise only chooses which piece to turn; when moving a piece is best
     it moves exactly as a noise-free Easy would."""
-    board = BOARDS["blind"]
+    board = find_variant("blind").board
     moves_seen = flips_seen = 0
     for i, plies in enumerate((0, 3, 4, 6, 8, 12, 25, 40, 60, 90)):
         game = random_game("blind", 500 + i, plies)
@@ -587,7 +587,7 @@ def test_blind_easy_keeps_enemy_pieces_out_of_a_camp_next_to_its_face_up_flag():
     where it cannot be attacked, and take the flag next move.  Easy looks one move ahead,
     yet it fills d5 instead of taking the Lieutenant offered on a10."""
     game = Game("blind", seed=1)
-    cls = POSITION_CLASSES["blind"]
+    cls = find_variant("blind").position_class
     board = [0] * cls.spec.size
     placed = {
         "d4": pc.piece(pc.FLAG, 0),

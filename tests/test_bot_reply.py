@@ -12,7 +12,7 @@ from junqi_core import pieces as pc
 from junqi_core.ai.notes import notes
 from junqi_core.bots.base import Picture
 from junqi_core.bots.reply import WIN, Lookahead, ReplyBot, expected_best
-from junqi_core.bots.tracker import VALUES, ExactTracker, Tracker, rules_for
+from junqi_core.bots.tracker import JUNQI_VALUES, ExactTracker, Tracker, rules_for
 from junqi_core.game import PLAY
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import KIND_MASK
@@ -95,7 +95,7 @@ def value(look: Lookahead, spec, action: str) -> float:
 
 def test_a_move_that_leaves_a_piece_beside_the_flag_costs_the_game():
     look, spec = lookahead("Fb1 Na1 Nc1 Gd2 Ke4 fb12 nd12 lb2 kc9", {"b2": {pc.LIEUTENANT: 1.0}})
-    assert value(look, spec, "d2-b2") == pytest.approx(VALUES["classic"][pc.LIEUTENANT])
+    assert value(look, spec, "d2-b2") == pytest.approx(JUNQI_VALUES[pc.LIEUTENANT])
     for action in ("d2-d3", "e4-e5", "d2-c2"):
         assert value(look, spec, action) == pytest.approx(-WIN)
     for seed in range(4):  # and so it takes that piece, whatever the odds
@@ -110,7 +110,7 @@ def test_a_piece_a_railway_runner_may_beat_is_hanging():
     odds = {pc.GENERAL: 0.5, pc.ENGINEER: 0.5}
     look, spec = lookahead("Fb1 Na1 Nc1 Nb2 Le5 Kd4 fb12 nd12 ke8", {"e8": odds})
     safe = value(look, spec, "e5-d5")
-    lieutenant = VALUES["classic"][pc.LIEUTENANT]
+    lieutenant = JUNQI_VALUES[pc.LIEUTENANT]
     for action in ("e5-e4", "e5-e6", "e5-se"):
         assert value(look, spec, action) == pytest.approx(safe - lieutenant / 2)
 
@@ -119,7 +119,7 @@ def test_a_capture_that_is_taken_back_costs_the_opponent_less():
     """The Major on e4 is taken by a General from e8 unless the Field Marshal on d4 can
     take the General back: the reply is then worth the Major less the General."""
     odds = {"e8": {pc.GENERAL: 1.0}}
-    values = VALUES["classic"]
+    values = JUNQI_VALUES
     alone, _ = lookahead("Fb1 Na1 Nc1 Nb2 Je4 Kc5 fb12 nd12 ke8", odds)
     assert alone.now == pytest.approx(values[pc.MAJOR])
     guarded, _ = lookahead("Fb1 Na1 Nc1 Nb2 Je4 Md4 fb12 nd12 ke8", odds)

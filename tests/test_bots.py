@@ -14,13 +14,12 @@ from test_ai_support import hidden_twins
 
 from junqi_core import arena, bridge
 from junqi_core import pieces as pc
-from junqi_core.deployment import DEPLOYMENTS
 from junqi_core.game import PLAY, Game
 from junqi_core.notation import move_text
 from junqi_core.players import LEVELS, bots, make_player
 from junqi_core.record import layout_from_json
 from junqi_core.selfplay import random_game
-from junqi_core.topology import BOARDS
+from junqi_core.variants import find_variant
 from junqi_core.views import view
 
 VARIANTS = ("classic", "blind", "gunjin")
@@ -136,8 +135,8 @@ def test_blind_bots_turn_a_piece_at_the_first_move():
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
 def test_bot_layouts_are_legal_varied_and_in_style(variant):
-    rules = DEPLOYMENTS[variant]
-    board = BOARDS[variant]
+    rules = find_variant(variant).deployment
+    board = find_variant(variant).board
     game = Game(variant)
     for name in BOTS:
         layouts = set()

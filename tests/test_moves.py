@@ -6,7 +6,8 @@ import pytest
 
 from junqi_core.moves import move_code
 from junqi_core.notation import move_text, parse_move
-from junqi_core.topology import BOARDS, Board
+from junqi_core.topology import Board
+from junqi_core.variants import VARIANTS
 
 
 @pytest.mark.parametrize("size", [46, 60, 63, 64, 65, 129])
@@ -27,7 +28,7 @@ def test_every_move_comes_apart_into_the_posts_it_was_made_of(size):
 
 
 def test_the_boards_number_their_moves_by_their_own_size():
-    for board in BOARDS.values():
+    for board in (v.board for v in VARIANTS.values()):
         assert board.move_code is move_code(board.size)
         last = board.size - 1
         assert board.move_code.split(board.move_code.move(last, 0)) == (last, 0)

@@ -33,14 +33,6 @@ from junqi_core.rules import Position
 
 UNSOUND = 0.05  # share of a win below every other move: a top piece traded for too little
 
-# The pieces looked after, by family of rules.  Gunjin: the Spy too, the only piece that
-# beats the Army General (attacking it): it stays out of reach and strikes only when the
-# piece it attacks is likely enough that General to be worth it
-TOP_KINDS = {
-    "junqi": frozenset({pc.FIELD_MARSHAL, pc.GENERAL}),
-    "gunjin": frozenset({pc.ARMY_GENERAL, pc.SPY}),
-}
-
 Odds = dict[int, dict[int, float]]  # enemy square -> kind -> chance
 
 
@@ -64,7 +56,7 @@ class Caution:
         self.odds = odds
         self.values = values
         self.win = win
-        self.top = TOP_KINDS[strategy.variant.family]
+        self.top = strategy.top_kinds
         self.combat = base.combat
         self.flag_wins = strategy.variant.flag_capture_ends
         self.camps = base.spec.camps

@@ -11,8 +11,10 @@ CPU's own layouts put it there, against how often a uniform layout would (square
 `SHARPNESS`).
 
 The counts are of `SAMPLES` layouts per seat drawn from a fixed seed, mixing the ways the
-levels deploy (`layout_counts`).  They are stored (`LAYOUT_COUNTS`) because drawing them
-takes about a second in the page; `python -m junqi_core.ai.prior` prints them anew, and a
+levels deploy (`layout_counts`, `Strategy.sample_layout`).  They are stored
+(`JUNQI_LAYOUT_COUNTS`, `GUNJIN_LAYOUT_COUNTS`: each strategy names its own as
+`layout_counts`) because drawing them takes about a second in the page;
+`python -m junqi_core.ai.strategy` prints them anew, and a
 test checks that they are still what the layouts give.  Every Gunjin rule option keeps the
 board, the pieces and the deployment rules, so one prior serves them all; in Classic the
 options that keep the board (all but the 60-post board) share the standard one.
@@ -23,43 +25,32 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
-from junqi_core import pieces as pc
-from junqi_core.ai.deploy import gunjin_layout, junqi_layout
-from junqi_core.ai.tables import Tables, tables_for
+if TYPE_CHECKING:
+    from junqi_core.ai.strategy import Strategy
 
 SAMPLES = 400
 SEED = 12345
 # Each weight is squared: against Medium (seed 2026, 200 games) Gunjin Hard scored 60.5%
 # with no prior, 65.5% with the plain ratio and 70% with its square (docs/strength.md)
 SHARPNESS = 2.0
-# Classic: the prior speaks of the kinds every style places alike (the flag, the mines
-# around it, the Bombs); where the officers stand is a matter of style, and a prior
-# drawn from the CPU's own layouts (its Marshal kept off the front) made Hard's General
-# attack a rushing Marshal it thought a Major General (docs/strength.md, issue 35)
-PRIOR_KINDS = {"junqi": frozenset({pc.FLAG, pc.LANDMINE, pc.BOMB})}
 
 
-def layout_counts(t: Tables, player: int) -> dict[str, dict[str, tuple[int, ...]]]:
-    """Per start square (by name), how many of the layouts under the rules `t` put each
-    kind there (kinds in `t.kinds` order), kept apart by where the flag stands (Classic:
-    its headquarters, which decides where the mines go) or all together ("any", Gunjin).
-    Gunjin: one in four layouts is fortified (a mine in the HQ always, as Hard deploys),
-    one in four has no HQ mine preference (Easy), and half keep a mine in the HQ unless
-    it holds the flag's guard (Medium).  Classic: one in three is fortified (every gate
-    of the flag mined, the Marshal and General off the rush lanes, as Hard deploys)."""
+def layout_counts(strategy: Strategy, player: int) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Per start square (by name), how many of `SAMPLES` layouts of the strategy's mix
+    (`Strategy.sample_layout`) put each kind there (kinds in `t.kinds` order), kept apart
+    by where the flag stands (`Strategy.prior_by_flag`, Classic: its headquarters, which
+    decides where the mines go) or all together ("any", Gunjin)."""
+    t = strategy.tables
     rng = random.Random(SEED)
     names = t.board.names
     kinds = t.kinds
-    gunjin = t.variant.family == "gunjin"
     counts: dict[str, dict[int, list[int]]] = {}
     for i in range(SAMPLES):
-        if gunjin:
-            hq_mine = None if i % 2 == 0 else 1.0
-            layout = gunjin_layout(t, player, rng, hq_mine, i % 4 == 0)
-            key = "any"
-        else:
-            layout = junqi_layout(t, player, rng, i % 3 == 0)
+        layout = strategy.sample_layout(i, player, rng)
+        key = "any"
+        if strategy.prior_by_flag:
             key = names[next(s for s, k in layout.items() if k == t.cls.flag_kind)]
         table = counts.setdefault(key, {s: [0] * len(kinds) for s in t.start_squares[player]})
         for s, k in layout.items():
@@ -67,6 +58,9 @@ def layout_counts(t: Tables, player: int) -> dict[str, dict[str, tuple[int, ...]
     return {
         key: {names[s]: tuple(c) for s, c in table.items()} for key, table in sorted(counts.items())
     }
+
+
+StoredCounts = tuple[dict[str, dict[str, tuple[int, ...]]], ...]  # per seat, as layout_counts
 
 
 @dataclass(frozen=True)
@@ -84,13 +78,16 @@ class Prior:
 
 
 @cache
-def deployment_prior(t: Tables, player: int) -> Prior | None:
-    """The prior of `player`'s layouts under the rules `t`: each kind's weight on each
+def deployment_prior(strategy: Strategy, player: int) -> Prior | None:
+    """The prior of `player`'s layouts under the strategy's rules, from its stored counts
+    (`Strategy.layout_counts`, None: no prior): each kind's weight on each
     start square is how often it stands there in `SAMPLES` layouts of the standard rules
     (Classic: those with the flag where it is), against the uniform expectation (one
     added to both, so that no kind the rules allow is ruled out), to the power
-    `SHARPNESS`.  None for a board the stored counts were not drawn on."""
-    stored = LAYOUT_COUNTS.get(t.variant.family)
+    `SHARPNESS`, for the kinds the prior speaks of (`Strategy.prior_kinds`; None: all).
+    None for a board the stored counts were not drawn on."""
+    t = strategy.tables
+    stored = strategy.layout_counts
     index = t.board.index
     if stored is None:
         return None
@@ -100,7 +97,7 @@ def deployment_prior(t: Tables, player: int) -> Prior | None:
     kinds = t.kinds
     counts = t.counts
     pieces = sum(counts.values())
-    spoken = PRIOR_KINDS.get(t.variant.family) or frozenset(kinds)
+    spoken = strategy.prior_kinds or frozenset(kinds)
     flag: dict[int, float] = {}
     weights: dict[int | None, dict[int, dict[int, float]]] = {}
     for key, table in tables.items():
@@ -122,7 +119,7 @@ def deployment_prior(t: Tables, player: int) -> Prior | None:
 
 
 # layout_counts(standard Classic, 0) and (..., 1), by the flag's HQ
-# (regenerate: `python -m junqi_core.ai.prior`)
+# (regenerate: `python -m junqi_core.ai.strategy`)
 JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (
     {
         "b1": {
@@ -238,7 +235,7 @@ JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (
     },
 )
 
-# layout_counts(standard Gunjin, 0) and (..., 1); regenerate: `python -m junqi_core.ai.prior`
+# layout_counts(standard Gunjin, 0) and (..., 1); regenerate: `python -m junqi_core.ai.strategy`
 GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
     {
         "a1": (5, 6, 4, 12, 13, 33, 29, 24, 70, 65, 54, 12, 30, 10, 33, 0),
@@ -293,33 +290,5 @@ GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (
 )
 
 
-LAYOUT_COUNTS = {
-    "junqi": JUNQI_LAYOUT_COUNTS,
-    "gunjin": tuple({"any": counts} for counts in GUNJIN_LAYOUT_COUNTS),
-}
-
-
-def main() -> None:
-    for family, variant in (("junqi", "classic"), ("gunjin", "gunjin")):
-        standard = tables_for(variant)
-        if family == "junqi":
-            print("JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (")
-        else:
-            print("GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (")
-        for player in (0, 1):
-            print("    {")
-            for key, table in layout_counts(standard, player).items():
-                indent = "        "
-                if family == "junqi":
-                    print(f'{indent}"{key}": {{')
-                    indent += "    "
-                for name, row in table.items():
-                    print(f'{indent}"{name}": {row},')
-                if family == "junqi":
-                    print("        },")
-            print("    },")
-        print(")")
-
-
-if __name__ == "__main__":
-    main()
+# the Gunjin counts as `layout_counts` gives them (one table for any flag square)
+GUNJIN_PRIOR_COUNTS = tuple({"any": counts} for counts in GUNJIN_LAYOUT_COUNTS)

@@ -37,7 +37,14 @@ from junqi_core.ai.evaluate import (
     kinds_left,
     unstoppable,
 )
-from junqi_core.ai.prior import Prior, deployment_prior
+from junqi_core.ai.prior import (
+    GUNJIN_PRIOR_COUNTS,
+    JUNQI_LAYOUT_COUNTS,
+    Prior,
+    StoredCounts,
+    deployment_prior,
+    layout_counts,
+)
 from junqi_core.ai.search import (
     HANG,
     GuardedFlagSearcher,
@@ -49,7 +56,7 @@ from junqi_core.ai.search import (
 from junqi_core.ai.tables import Tables, mask_of, tables_for
 from junqi_core.deployment import Layout
 from junqi_core.rules import Position
-from junqi_core.variants import Variant, find_variant
+from junqi_core.variants import VARIANTS, Variant, find_variant
 
 PstAndValues = tuple[list[list[float]], tuple[float, ...]]
 
@@ -62,10 +69,19 @@ class Strategy:
     # per level, changes to its settings (`player.Level`) under this family
     level_settings: ClassVar[dict[str, dict]] = {}
     searcher_class: type[Searcher]
+    # the pieces `caution` looks after besides the Variant's top kinds
+    guarded_kinds: ClassVar[frozenset[int]] = frozenset()
+    # the prior over enemy layouts (`prior`): stored counts of the CPU's own layouts
+    # (None: no prior), kept apart by the flag's square or not, and the kinds it speaks
+    # of (None: all)
+    layout_counts: ClassVar[StoredCounts | None] = None
+    prior_by_flag: ClassVar[bool] = False
+    prior_kinds: ClassVar[frozenset[int] | None] = None
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.tables: Tables = tables_for(variant)
+        self.top_kinds = frozenset(variant.top_kinds) | self.guarded_kinds
         # (representative kind, mask of the kinds that move like it): what the shape of
         # an enemy move says about the piece that made it (`belief.Tracker`)
         self.move_classes: tuple[tuple[int, int], ...] = ()
@@ -94,6 +110,10 @@ class Strategy:
         """The CPU's deployment (square -> kind); always legal under the variant's rules."""
         raise ValueError(f"{self.variant.name} has no deployment")
 
+    def sample_layout(self, i: int, player: int, rng: random.Random) -> Layout:
+        """Layout `i` of the mix the stored prior counts are drawn from."""
+        raise ValueError(f"{self.variant.name} has no deployment")
+
     def world_tables(
         self, world: Position, ws: tuple[Weights, Weights], cache: dict
     ) -> PstAndValues:
@@ -102,7 +122,7 @@ class Strategy:
 
     def prior(self, player: int) -> Prior | None:
         """How the kinds of `player`'s layout usually stand (None: every layout alike)."""
-        return deployment_prior(self.tables, player)
+        return deployment_prior(self, player)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.variant!r}>"
@@ -143,6 +163,13 @@ class JunqiStrategy(Strategy):
         "hard": {"nodes": 450_000, "gate_watch": True, "deployment_prior": True},
     }
     searcher_class = JunqiSearcher
+    layout_counts = JUNQI_LAYOUT_COUNTS
+    prior_by_flag = True
+    # the prior speaks of the kinds every style places alike (the flag, the mines around
+    # it, the Bombs); where the officers stand is a matter of style, and a prior drawn
+    # from the CPU's own layouts (its Marshal kept off the front) made Hard's General
+    # attack a rushing Marshal it thought a Major General (docs/strength.md, issue 35)
+    prior_kinds = frozenset({pc.FLAG, pc.LANDMINE, pc.BOMB})
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
@@ -172,6 +199,11 @@ class JunqiStrategy(Strategy):
         fortified: bool = False,
     ) -> Layout:
         return junqi_layout(self.tables, player, rng, fortified)
+
+    def sample_layout(self, i: int, player: int, rng: random.Random) -> Layout:
+        """One in three is fortified (every gate of the flag mined, the Marshal and
+        General off the rush lanes, as Hard deploys)."""
+        return junqi_layout(self.tables, player, rng, i % 3 == 0)
 
     def build_tables(
         self,
@@ -221,7 +253,12 @@ class BlindStrategy(JunqiStrategy):
         # rule option: only an Engineer takes a flag, once the flag's mines are gone
         self.searcher_class = GuardedFlagSearcher if variant.guarded_flag else JunqiSearcher
 
+    layout_counts = None  # no deployment
+
     def layout(self, *args, **kwargs) -> Layout:
+        raise ValueError(f"{self.variant.name} has no deployment")
+
+    def sample_layout(self, *args, **kwargs) -> Layout:
         raise ValueError(f"{self.variant.name} has no deployment")
 
     def public_tables(
@@ -287,6 +324,11 @@ class GunjinStrategy(Strategy):
         },
     }
     searcher_class = GunjinSearcher
+    # the Spy too, the only piece that beats the Army General (attacking it): it stays
+    # out of reach and strikes only when the piece it attacks is likely enough that
+    # General to be worth it
+    guarded_kinds = frozenset({pc.SPY})
+    layout_counts = GUNJIN_PRIOR_COUNTS
 
     def __init__(self, variant: Variant) -> None:
         super().__init__(variant)
@@ -308,6 +350,13 @@ class GunjinStrategy(Strategy):
     ) -> Layout:
         return gunjin_layout(self.tables, player, rng, hq_mine, fortified)
 
+    def sample_layout(self, i: int, player: int, rng: random.Random) -> Layout:
+        """One in four is fortified (a mine in the HQ always, as Hard deploys), one in
+        four has no HQ mine preference (Easy), and half keep a mine in the HQ unless it
+        holds the flag's guard (Medium)."""
+        hq_mine = None if i % 2 == 0 else 1.0
+        return gunjin_layout(self.tables, player, rng, hq_mine, i % 4 == 0)
+
     def world_tables(
         self, world: Position, ws: tuple[Weights, Weights], cache: dict
     ) -> PstAndValues:
@@ -323,7 +372,7 @@ class GunjinStrategy(Strategy):
 
 @functools.cache
 def _strategy(variant: Variant) -> Strategy:
-    if variant.family == "gunjin":
+    if variant.occupiers:  # a side loses when an occupier enters its headquarters
         return GunjinStrategy(variant)
     if variant.has_flips:
         return BlindStrategy(variant)
@@ -333,3 +382,33 @@ def _strategy(variant: Variant) -> Strategy:
 def strategy_for(variant: Variant | str) -> Strategy:
     """The CPU's strategy for a Variant (or a variant id's standard rules), built once."""
     return _strategy(find_variant(variant) if isinstance(variant, str) else variant)
+
+
+def main() -> None:
+    """Print the stored prior counts anew (`prior.JUNQI_LAYOUT_COUNTS` and the Gunjin ones)."""
+    for variant in VARIANTS.values():
+        strategy = strategy_for(variant)
+        if strategy.layout_counts is None:
+            continue  # no deployment (Blind)
+        by_flag = strategy.prior_by_flag
+        if by_flag:
+            print("JUNQI_LAYOUT_COUNTS: tuple[dict[str, dict[str, tuple[int, ...]]], ...] = (")
+        else:
+            print("GUNJIN_LAYOUT_COUNTS: tuple[dict[str, tuple[int, ...]], ...] = (")
+        for player in (0, 1):
+            print("    {")
+            for key, table in layout_counts(strategy, player).items():
+                indent = "        "
+                if by_flag:
+                    print(f'{indent}"{key}": {{')
+                    indent += "    "
+                for name, row in table.items():
+                    print(f'{indent}"{name}": {row},')
+                if by_flag:
+                    print("        },")
+            print("    },")
+        print(")")
+
+
+if __name__ == "__main__":
+    main()

@@ -56,7 +56,7 @@ class Picture:
             odds = tracked.get(s)
             self.theirs[s] = odds if odds is not None else unknown_odds(rules)
         self.swap = 0
-        if rules.variant == "blind":
+        if rules.flips:
             colours = view["colours"]
             self.swap = -1 if colours is None else ("red", "blue").index(colours[0])
             self.pool = self._pool()
@@ -107,7 +107,7 @@ class Picture:
         """Target square -> [(enemy square, kinds of that piece that can get there)]."""
         rules = self.rules
         reach: dict[int, list[tuple[int, frozenset[int]]]] = {}
-        if rules.variant == "blind":
+        if rules.flips:
             if self.swap < 0:
                 return reach
             pos = self.position()
@@ -209,9 +209,9 @@ class Picture:
         the flag (Classic), a face-up enemy flag or else the enemy pieces one of ours
         surely beats (Blind)."""
         rules = self.rules
-        if rules.variant == "gunjin":
+        if rules.occupation:
             return frozenset(rules.board.hqs[self.them])
-        if rules.variant == "classic":
+        if rules.flag_in_hq:
             return frozenset(self.likely_flag_hqs())
         flags = [s for s, odds in self.theirs.items() if rules.flag in odds]
         if flags:
@@ -243,7 +243,6 @@ class Bot:
         if isinstance(variant, str):
             variant = find_variant(variant)
         self.rules = rules_for(variant)
-        self.variant = variant.id
         self.player = player
         self.seed = seed
         self._tracker: Tracker | None = None
@@ -292,8 +291,8 @@ class Bot:
         return 0.0
 
     def _follow(self, view: dict) -> Tracker | None:
-        if self.variant == "blind":
-            return None
+        if self.rules.flips:
+            return None  # face-up pieces are public, face-down ones nobody knows
         tracker = self._tracker
         if tracker is None or not tracker.follow(view["history"]):
             tracker = self.tracker_class(self.rules, self.player)
@@ -384,7 +383,7 @@ class LayoutBuilder:
         """Whether a piece here could never move: every neighbour holds a Mine or the
         Flag, or is a Classic headquarters (whose piece never moves either)."""
         rules = self.rules
-        hqs = rules.board.hqs[self.player] if rules.variant == "classic" else ()
+        hqs = rules.board.hqs[self.player] if rules.hq_trap else ()
         if square in hqs:
             return True
         for t in rules.board.neighbours[square]:

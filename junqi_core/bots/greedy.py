@@ -48,14 +48,14 @@ class GreedyBot(Bot):
                 scores.append(rng.random() * 0.1 + 0.01 * forward(rules, self.player, to))
                 continue
             progress = hops[frm] - hops[to]
-            if rules.variant == "classic" and to in targets:
+            if rules.hq_trap and to in targets:
                 progress = -2  # a piece that walks into a headquarters never moves again
             scores.append(progress * (0.3 + values[kind] / 10) + rng.random() * 0.5)
         return best_index(scores, rng)
 
     def _targets(self, picture: Picture) -> frozenset[int]:
         rules = self.rules
-        if rules.variant != "blind":
+        if not rules.flips:
             return frozenset(rules.board.hqs[picture.them])
         prey = []
         for s, odds in picture.theirs.items():

@@ -40,7 +40,7 @@ class HeuristicBot(Bot):
 
     def layout(self, builder: LayoutBuilder, rng: random.Random) -> None:
         board = self.rules.board
-        if self.variant == "classic":
+        if self.rules.flag_in_hq:
             flag = builder.put_best(pc.FLAG, lambda s: 0.0, rng)
             gates = list(board.neighbours[flag])
             rng.shuffle(gates)
@@ -89,7 +89,7 @@ class HeuristicBot(Bot):
         shield = set()
         if picture.flag is not None:
             shield = {picture.flag, *board.neighbours[picture.flag]}
-        if self.variant == "gunjin":
+        if self.rules.occupation:
             hq = board.hqs[picture.me][0]
             shield |= {hq, *board.neighbours[hq]}
         return shield
@@ -105,7 +105,7 @@ class HeuristicBot(Bot):
         now = {(f, t) for t in shield for f, _ in picture.reach.get(t, ())}
         out = {}
         for s in movers:
-            if near[s] > 3 or not (rules.board.on_rail[s] or self.variant == "gunjin"):
+            if near[s] > 3 or not (rules.board.on_rail[s] or not rules.board.rails):
                 continue
             after = picture.reach_if_vacated(s)
             new = {(f, t) for t in shield if t != s for f, _ in after.get(t, ()) if f != s}
@@ -120,7 +120,7 @@ class HeuristicBot(Bot):
         odds = picture.theirs.get(to)
         score = 0.0
         enemy_hq = rules.board.hqs[picture.them]
-        occupier = self.variant == "gunjin" and to in enemy_hq and kind in rules.occupiers
+        occupier = to in enemy_hq and kind in rules.occupiers
         escape = picture.danger(frm, kind) * value * CAUTION / 2  # out of harm's way
         if odds is not None:
             win, both, _ = picture.attack_odds(kind, odds)
@@ -134,7 +134,7 @@ class HeuristicBot(Bot):
             if occupier:
                 return WIN
             score -= picture.danger(to, kind) * value * CAUTION
-            if self.variant == "classic" and to in enemy_hq:
+            if rules.hq_trap and to in enemy_hq:
                 score -= 3.0  # nothing leaves a headquarters
         if frm in guard and to not in guard:
             score -= 1.5
@@ -142,18 +142,15 @@ class HeuristicBot(Bot):
             score += 0.5
         if hops is not None:
             progress = hops[frm] - hops[to]
-            if kind == self._engineer():
+            if kind == rules.engineer:
                 score += 0.8 * progress + (0.3 if rules.board.on_rail[to] else 0.0)
-            elif self.variant == "gunjin" and kind in rules.occupiers:
+            elif kind in rules.occupiers:
                 score += 0.5 * progress
             elif value >= 6:
                 score += 0.4 * progress
             else:
                 score += 0.15 * progress
         return score
-
-    def _engineer(self) -> int:
-        return pc.G_ENGINEER if self.variant == "gunjin" else pc.ENGINEER
 
     def _alarm(self, picture: Picture) -> dict[int, float]:
         """Enemy square -> what striking it is worth: a piece that can hit the flag
@@ -171,7 +168,7 @@ class HeuristicBot(Bot):
                     squares[f] = FLAG_STRIKE / 3
             for f, _ in picture.reach.get(flag, ()):
                 squares[f] = FLAG_STRIKE
-        if self.variant == "gunjin":
+        if self.rules.occupation:
             for f, kinds in picture.reach.get(self.rules.board.hqs[picture.me][0], ()):
                 if kinds & self.rules.occupiers:
                     squares[f] = FLAG_STRIKE

@@ -31,7 +31,7 @@ import random
 
 from junqi_core import pieces as pc
 from junqi_core.bots.base import Bot, LayoutBuilder, Picture, best_index
-from junqi_core.bots.tracker import STILL, ExactTracker, Rules
+from junqi_core.bots.tracker import STEP, STILL, ExactTracker, Rules
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, DEFENDER_WINS, FACE_DOWN
 
 WIN = 1000.0
@@ -41,7 +41,8 @@ HOME = 2  # steps from our flag within which a piece guards it
 # movable pieces kept within HOME steps of our flag (Gunjin: our HQ, which every
 # general and field officer can win by entering); enemy pieces within HOME + GUARDS - 2
 # steps are struck when that is likely to win
-GUARDS = {"classic": 3, "blind": 3, "gunjin": 5}
+GUARDS = 3
+HQ_GUARDS = 5  # where an occupier wins by entering our HQ (Gunjin)
 GATE = 0.4  # share of a win: an enemy piece on a gate of our flag that nothing can strike
 
 
@@ -70,11 +71,12 @@ class Lookahead:
         self.colour = picture.me ^ swap
         self.enemy_colour = picture.them ^ swap
         self.swap = swap
-        self.gunjin = rules.variant == "gunjin"
+        self.occupation = rules.occupation  # Gunjin: an occupier entering an HQ wins
+        self.flag_wins = rules.rules.flag_capture_ends  # taking the flag wins (Junqi)
         hqs = rules.board.hqs
-        self.my_hq = hqs[picture.me][0] if self.gunjin else -1
-        self.enemy_hq = hqs[picture.them][0] if self.gunjin else -1
-        self.flag_behind = self.gunjin and rules.rules.flag_behind
+        self.my_hq = hqs[picture.me][0] if self.occupation else -1
+        self.enemy_hq = hqs[picture.them][0] if self.occupation else -1
+        self.flag_behind = rules.rules.flag_behind
         self.now = self.reply(self.board, picture.theirs)
 
     # --- the opponent's reply ------------------------------------------------------------
@@ -141,9 +143,7 @@ class Lookahead:
             return {}
         trial = list(board)
         for s in squares:
-            trial[s] = pc.piece(
-                pc.LIEUTENANT if not self.gunjin else pc.G_CAPTAIN, self.enemy_colour
-            )
+            trial[s] = pc.piece(self.rules.rep[STEP], self.enemy_colour)
         pos = self.rules.cls(trial, turn=self.picture.me, swap=self.swap)
         out: dict[int, list[int]] = {}
         for m in pos.legal_moves(self.picture.me):
@@ -162,7 +162,7 @@ class Lookahead:
         if not q:
             return WIN if occupies else 0.0
         mine = q & pc.KIND_MASK
-        if mine == rules.flag and not self.gunjin:
+        if mine == rules.flag and self.flag_wins:
             return WIN
         result = self.fight(kind, mine, to, board, self.colour)
         if result == ATTACKER_WINS:
@@ -183,7 +183,7 @@ class Lookahead:
     def _gates(self, board: list[int]) -> frozenset[int]:
         """The squares from which an enemy piece wins next move: beside our face-up flag
         (Junqi), beside our headquarters (Gunjin, where an occupier enters it)."""
-        if self.gunjin:
+        if self.occupation:
             return frozenset(self.rules.board.neighbours[self.my_hq])
         flag = self.picture.flag
         if flag is None or board[flag] & pc.KIND_MASK != self.rules.flag:
@@ -198,7 +198,7 @@ class Lookahead:
         q = board[gate]
         if q and self.fight(kind, q & pc.KIND_MASK, gate, board, self.colour) != ATTACKER_WINS:
             return 0.0
-        if self.gunjin:
+        if self.occupation:
             inside = board[self.my_hq]
             if kind not in rules.occupiers or (
                 inside and rules.result(kind, inside & pc.KIND_MASK) != ATTACKER_WINS
@@ -298,7 +298,7 @@ class Lookahead:
     def gained(self, kind: int, enemy: int, result: int) -> float:
         """Material we gain when our `kind` attacks an enemy `enemy` with this result."""
         values = self.rules.values
-        if enemy == self.rules.flag and not self.gunjin and result != DEFENDER_WINS:
+        if enemy == self.rules.flag and self.flag_wins and result != DEFENDER_WINS:
             return WIN
         if result == ATTACKER_WINS:
             return values[enemy]
@@ -398,7 +398,7 @@ class ReplyBot(Bot):
 
     def layout(self, builder: LayoutBuilder, rng: random.Random) -> None:
         board = self.rules.board
-        if self.variant == "classic":
+        if self.rules.flag_in_hq:
             flag = builder.put_best(pc.FLAG, lambda s: 0.0, rng)
             gates = list(board.neighbours[flag])
             for gate in gates:
@@ -422,7 +422,7 @@ class ReplyBot(Bot):
         rules = self.rules
         rank = builder.rank(square)
         value = rules.values[kind]
-        if self.variant == "gunjin":
+        if rules.occupation:
             front = 2.0 if square in rules.board.access else 0.0
             return (rank + front) * (1.0 if value >= 6 else -0.3)
         rail = 2.0 if rules.board.on_rail[square] else 0.0
@@ -454,19 +454,19 @@ class ReplyBot(Bot):
         kind = picture.mine[frm]
         score = 0.0
         if hops is not None:
-            gunjin = self.variant == "gunjin"
-            if (kind == pc.ENGINEER and not gunjin) or (gunjin and kind in rules.occupiers):
+            occupation = rules.occupation
+            if (kind == rules.engineer and not occupation) or kind in rules.occupiers:
                 weight = 0.3
             else:
                 weight = 0.2 if rules.values[kind] >= 6 else 0.1
             score += weight * (hops[frm] - hops[to])
         enemy_hqs = rules.board.hqs[picture.them]
-        if self.variant == "classic" and to in enemy_hqs and to not in picture.theirs:
+        if rules.hq_trap and to in enemy_hqs and to not in picture.theirs:
             score -= HQ_TRAP
-        flag = rules.board.hqs[picture.me][0] if self.variant == "gunjin" else picture.flag
+        flag = rules.board.hqs[picture.me][0] if rules.occupation else picture.flag
         if flag is not None:
             near = rules.hops(frozenset([flag]))
-            guards = GUARDS[self.variant]
+            guards = HQ_GUARDS if rules.occupation else GUARDS
             home = [t for t, k in picture.mine.items() if near[t] <= HOME and k in rules.movable]
             if near[frm] <= HOME < near[to] and len(home) <= guards:
                 score -= 1.5  # the last guards stay home

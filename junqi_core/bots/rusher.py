@@ -18,22 +18,32 @@ import random
 
 from junqi_core import pieces as pc
 from junqi_core.bots.base import Bot, LayoutBuilder, Picture, best_index
+from junqi_core.bots.tracker import Rules
+from junqi_core.variants import Variant
 
-RUNNERS = {
-    "classic": frozenset({pc.ENGINEER, pc.FIELD_MARSHAL, pc.GENERAL, pc.MAJOR_GENERAL}),
-    "blind": frozenset({pc.ENGINEER, pc.FIELD_MARSHAL, pc.GENERAL, pc.MAJOR_GENERAL, pc.BRIGADIER}),
-    "gunjin": frozenset(pc.GUNJIN_OCCUPIERS | {pc.TANK, pc.PLANE}),
-}
 WIN = 1000.0
+
+
+def runners(rules: Rules) -> frozenset[int]:
+    """Its runners: Gunjin's standard occupiers with Tanks and Planes (whatever the
+    occupation option says); else Engineers and the top officers (Blind: from Brigadier)."""
+    if rules.occupation:
+        return frozenset(pc.GUNJIN_OCCUPIERS | {pc.TANK, pc.PLANE})
+    officers = {pc.ENGINEER, pc.FIELD_MARSHAL, pc.GENERAL, pc.MAJOR_GENERAL}
+    return frozenset(officers | {pc.BRIGADIER} if rules.flips else officers)
 
 
 class RusherBot(Bot):
     level = "bot_rusher"
     salt = 2
 
+    def __init__(self, variant: Variant | str, player: int, seed: int = 0) -> None:
+        super().__init__(variant, player, seed)
+        self.runners = runners(self.rules)
+
     def layout(self, builder: LayoutBuilder, rng: random.Random) -> None:
         board = self.rules.board
-        if self.variant == "classic":
+        if self.rules.flag_in_hq:
             flag = builder.put_best(pc.FLAG, lambda s: 0.0, rng)
             for gate in board.neighbours[flag][:2]:  # two of its three gates mined
                 builder.put(pc.LANDMINE, gate)
@@ -45,7 +55,7 @@ class RusherBot(Bot):
 
     def weight(self, kind: int, square: int, builder: LayoutBuilder) -> float:
         rank = builder.rank(square)
-        if kind in RUNNERS[self.variant]:
+        if kind in self.runners:
             rail = 2.0 if self.rules.board.on_rail[square] else 0.0
             return 3.0 * rank + rail
         return -abs(rank - 3)
@@ -53,7 +63,7 @@ class RusherBot(Bot):
     def pick(self, picture: Picture, moves: list[tuple[int, int]], rng: random.Random) -> int:
         rules = self.rules
         values = rules.values
-        runners = RUNNERS[self.variant]
+        runners = self.runners
         targets = self._targets(picture)
         hops = rules.hops(targets) if targets else None
         threats = {f for f, _ in picture.reach.get(picture.flag, ())} if picture.flag else set()
@@ -66,14 +76,14 @@ class RusherBot(Bot):
             kind = picture.mine[frm]
             odds = picture.theirs.get(to)
             score = rng.random() * 0.2
-            if self.variant == "gunjin" and to in enemy_hq and kind in rules.occupiers:
+            if to in enemy_hq and kind in rules.occupiers:
                 if odds is None:
                     scores.append(WIN)
                     continue
                 win = picture.attack_odds(kind, odds)[0]
                 score += WIN * win / 2
             if odds is not None:
-                flag = odds.get(rules.flag, 0.0) if self.variant != "gunjin" else 0.0
+                flag = odds.get(rules.flag, 0.0) if rules.rules.flag_capture_ends else 0.0
                 win, both, lose = picture.attack_odds(kind, odds)
                 if flag:
                     score += WIN * flag
@@ -83,7 +93,7 @@ class RusherBot(Bot):
                     scores.append(score - 20.0)
                     continue
                 score += picture.trade(kind, odds) / 2
-            elif self.variant == "classic" and to in enemy_hq:
+            elif rules.hq_trap and to in enemy_hq:
                 score -= 5.0  # an empty headquarters is a trap: nothing leaves it
             if hops is not None:
                 progress = hops[frm] - hops[to]
@@ -95,9 +105,9 @@ class RusherBot(Bot):
 
     def _targets(self, picture: Picture) -> frozenset[int]:
         rules = self.rules
-        if self.variant == "gunjin":
+        if rules.occupation:
             return frozenset(rules.board.hqs[picture.them])
-        if self.variant == "classic":
+        if rules.flag_in_hq:
             likely = picture.likely_flag_hqs()
             return frozenset([likely[self.seed % len(likely)]])
         flags = [s for s, odds in picture.theirs.items() if rules.flag in odds]
@@ -108,6 +118,6 @@ class RusherBot(Bot):
     def _flip(self, picture: Picture, square: int, rng: random.Random) -> float:
         """Blind: turn the pieces beside its runners first."""
         beside = any(
-            picture.mine.get(t) in RUNNERS["blind"] for t in self.rules.board.neighbours[square]
+            picture.mine.get(t) in self.runners for t in self.rules.board.neighbours[square]
         )
         return (3.0 if beside else 0.5) + rng.random()

@@ -25,21 +25,18 @@ OUTCOMES = {"attacker": ATTACKER_WINS, "defender": DEFENDER_WINS, "both": BOTH_R
 
 # What a piece is worth to a bot (its own simple scale; a flag that ends the game is
 # worth more than everything else together).
-VALUES = {
-    "classic": {
-        pc.FIELD_MARSHAL: 10.0, pc.GENERAL: 8.0, pc.MAJOR_GENERAL: 6.0, pc.BRIGADIER: 4.5,
-        pc.COLONEL: 3.5, pc.MAJOR: 2.5, pc.CAPTAIN: 2.0, pc.LIEUTENANT: 1.5,
-        pc.ENGINEER: 2.5, pc.BOMB: 5.0, pc.LANDMINE: 2.5, pc.FLAG: 100.0,
-    },
-    "gunjin": {
-        pc.ARMY_GENERAL: 10.0, pc.LIEUTENANT_GENERAL: 8.0, pc.G_MAJOR_GENERAL: 7.0,
-        pc.PLANE: 6.5, pc.TANK: 6.0, pc.G_COLONEL: 5.0, pc.LIEUTENANT_COLONEL: 4.5,
-        pc.G_MAJOR: 4.0, pc.G_CAPTAIN: 3.0, pc.FIRST_LIEUTENANT: 2.5,
-        pc.SECOND_LIEUTENANT: 2.0, pc.CAVALRY: 2.0, pc.G_ENGINEER: 3.0, pc.SPY: 4.0,
-        pc.MINE: 3.0, pc.G_FLAG: 8.0,
-    },
+JUNQI_VALUES = {
+    pc.FIELD_MARSHAL: 10.0, pc.GENERAL: 8.0, pc.MAJOR_GENERAL: 6.0, pc.BRIGADIER: 4.5,
+    pc.COLONEL: 3.5, pc.MAJOR: 2.5, pc.CAPTAIN: 2.0, pc.LIEUTENANT: 1.5,
+    pc.ENGINEER: 2.5, pc.BOMB: 5.0, pc.LANDMINE: 2.5, pc.FLAG: 100.0,
 }  # fmt: skip
-VALUES["blind"] = VALUES["classic"]
+GUNJIN_VALUES = {
+    pc.ARMY_GENERAL: 10.0, pc.LIEUTENANT_GENERAL: 8.0, pc.G_MAJOR_GENERAL: 7.0,
+    pc.PLANE: 6.5, pc.TANK: 6.0, pc.G_COLONEL: 5.0, pc.LIEUTENANT_COLONEL: 4.5,
+    pc.G_MAJOR: 4.0, pc.G_CAPTAIN: 3.0, pc.FIRST_LIEUTENANT: 2.5,
+    pc.SECOND_LIEUTENANT: 2.0, pc.CAVALRY: 2.0, pc.G_ENGINEER: 3.0, pc.SPY: 4.0,
+    pc.MINE: 3.0, pc.G_FLAG: 8.0,
+}  # fmt: skip
 
 # Gunjin movement classes: how a kind may move, for the reach of unknown pieces.
 STEP, DOUBLE, RUNNER, FLYER, STILL = "step", "double", "runner", "flyer", "still"
@@ -52,15 +49,20 @@ JUNQI_CLASS = {k.kind: STEP for k in pc.JUNQI_KINDS}
 JUNQI_CLASS.update({pc.ENGINEER: RUNNER, pc.LANDMINE: STILL, pc.FLAG: STILL})
 JUNQI_REP = {STEP: pc.LIEUTENANT, RUNNER: pc.ENGINEER}
 
+# The bots' tables per piece set (they are indexed by its kinds): values, movement
+# classes and a representative kind of each class.
+BY_KINDS = {
+    pc.JUNQI_KINDS: (JUNQI_VALUES, JUNQI_CLASS, JUNQI_REP),
+    pc.GUNJIN_KINDS: (GUNJIN_VALUES, GUNJIN_CLASS, GUNJIN_REP),
+}
+
 
 class Rules:
-    """The rules data of one Variant (rule options included), as a bot reads them.
-    `variant` is the style a bot plays: `classic`, `blind` or `gunjin`."""
+    """The rules data of one Variant (rule options included), as a bot reads them: the
+    bots play by the facts the Variant states, never by its name."""
 
     def __init__(self, rules: Variant) -> None:
-        variant = rules.id
         self.rules = rules
-        self.variant = variant
         self.cls: type[Position] = rules.position_class
         self.board = self.cls.spec
         self.combat = self.cls.combat
@@ -70,14 +72,21 @@ class Rules:
         self.by_id = {k.id: k.kind for k in self.kinds}
         self.counts = {k.kind: k.count for k in self.kinds}
         self.movable = frozenset(k.kind for k in self.kinds if k.movable)
-        self.values = VALUES[variant]
+        self.values, self.move_class, self.rep = BY_KINDS[self.kinds]
         self.deployment = rules.deployment
-        # Gunjin: the pieces whose entry into the enemy HQ wins
+        self.flips = rules.has_flips  # Blind: pieces start face down, face-up ones are public
+        # Gunjin: the pieces whose entry into the enemy HQ wins (empty: no occupation)
         self.occupiers = rules.occupiers
-        gunjin = variant == "gunjin"
-        self.move_class = GUNJIN_CLASS if gunjin else JUNQI_CLASS
-        self.rep = GUNJIN_REP if gunjin else JUNQI_REP
-        self.still_rep = pc.MINE if gunjin else pc.LANDMINE
+        self.occupation = bool(rules.occupiers)
+        self.flag_in_hq = rules.flag_in_hq  # Classic: the flag is in one of the HQs
+        # Where the flag starts in a headquarters (Classic) the bots take every HQ for a
+        # square nothing leaves, as under the standard rules, whatever the options say
+        self.hq_trap = rules.flag_in_hq
+        # Gunjin: a flag's combat says nothing of its attacker (under the standard rules
+        # it fights with the piece behind it; the bots assume so under every option)
+        self.flag_fights_behind = not rules.flag_capture_ends
+        self.engineer = rules.engineer_kind
+        self.still_rep = rules.mine_kind
         self._hops: dict[frozenset, list[int]] = {}
 
     def hops(self, targets: frozenset[int]) -> list[int]:
@@ -165,7 +174,7 @@ class Tracker:
                 return True
             result = OUTCOMES[combat["result"]]
             mine = self.rules.by_id.get(combat["defender"] or "")
-            if mine is not None and not (self.rules.variant == "gunjin" and mine == pc.G_FLAG):
+            if mine is not None and not (self.rules.flag_fights_behind and mine == self.rules.flag):
                 self._narrow(
                     pid, {k for k in self.cands[pid] if self.rules.result(k, mine) == result}
                 )
@@ -183,8 +192,9 @@ class Tracker:
         mine = self.rules.by_id.get(combat["attacker"] or "")
         if mine is not None:
             fits = {k for k in self.cands[pid] if self.rules.result(mine, k) == result}
-            if self.rules.variant == "gunjin" and pc.G_FLAG in self.cands[pid]:
-                fits.add(pc.G_FLAG)  # a Gunjin flag fights with the piece behind it
+            flag = self.rules.flag
+            if self.rules.flag_fights_behind and flag in self.cands[pid]:
+                fits.add(flag)  # a Gunjin flag fights with the piece behind it
             self._narrow(pid, fits)
         if result != DEFENDER_WINS:
             del self.at[to]
@@ -197,7 +207,7 @@ class Tracker:
         movers = set(rules.movable)
         if to in rules.board.neighbours[frm]:
             return movers
-        if rules.variant == "gunjin":
+        if not rules.board.rails:  # Gunjin: moves along lines of the board, no railways
             tables = rules.cls.tables  # type: ignore[attr-defined]
             forward = tables.forward[self.them]
             for direction, rays in enumerate(tables.ground_rays[frm]):

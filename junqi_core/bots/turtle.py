@@ -30,7 +30,7 @@ class TurtleBot(Bot):
 
     def layout(self, builder: LayoutBuilder, rng: random.Random) -> None:
         board = self.rules.board
-        if self.variant == "classic":
+        if self.rules.flag_in_hq:
             flag = builder.put_best(pc.FLAG, lambda s: 0.0, rng)
             gates = list(board.neighbours[flag])
             for gate in gates:
@@ -98,7 +98,7 @@ class TurtleBot(Bot):
         return best_index(scores, rng)
 
     def _home(self, picture: Picture) -> set[int] | None:
-        if self.variant == "blind":
+        if self.rules.flips:
             return None
         board = self.rules.board
         return {s for s in range(board.size) if board.owner_of_square(s) == picture.me}
@@ -108,7 +108,7 @@ class TurtleBot(Bot):
         squares = set()
         if picture.flag is not None:
             squares |= {f for f, _ in picture.reach.get(picture.flag, ())}
-        if self.variant == "gunjin":
+        if self.rules.occupation:
             hq = self.rules.board.hqs[picture.me][0]
             for f, kinds in picture.reach.get(hq, ()):
                 if kinds & self.rules.occupiers:
@@ -116,7 +116,7 @@ class TurtleBot(Bot):
         return squares
 
     def _raid_targets(self, picture: Picture) -> frozenset[int]:
-        if self.variant != "blind":
+        if not self.rules.flips:
             return frozenset(self.rules.board.hqs[picture.them])
         flags = [s for s, odds in picture.theirs.items() if self.rules.flag in odds]
         return frozenset(flags or picture.theirs or picture.down or [0])

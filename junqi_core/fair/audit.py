@@ -36,7 +36,6 @@ from junqi_core.fair.state import Claim, Fault, Record, Result, Transcript, Verd
 from junqi_core.game import OVER, Game, IllegalActionError
 from junqi_core.notation import NotationError, parse_move
 from junqi_core.pieces import FIELD_MARSHAL, KIND_MASK
-from junqi_core.rules import BlindPosition
 
 GAME_REASONS = frozenset(
     {
@@ -118,7 +117,7 @@ class _Audit:
         probe = new_game(self.rules)
         self.position_class = probe.position_class
         self.names = probe.board_spec.names
-        self.blind = issubclass(self.position_class, BlindPosition)
+        self.blind = probe.variant.has_flips
         if self.blind:
             self.referee = referee_game(self.rules, board=self._check_deal())
         else:

@@ -13,7 +13,7 @@ the flag's index, which loses to every attacker.
 from __future__ import annotations
 
 from junqi_core.pieces import COLOUR_BIT, DEFENDER_WINS, KIND_MASK, colour_of
-from junqi_core.rules import GunjinPosition, Position
+from junqi_core.rules import Position
 
 FLAG_TAKEN = 4
 RESULT_MASK = 3
@@ -21,10 +21,6 @@ RESULT_MASK = 3
 
 def row_count(position_class: type[Position]) -> int:
     return max(k.kind for k in position_class.kinds) + 1
-
-
-def _flag_ends(position_class: type[Position]) -> bool:
-    return not issubclass(position_class, GunjinPosition)
 
 
 def _movers(position_class: type[Position]) -> set[int]:
@@ -41,7 +37,7 @@ def row(position_class: type[Position], attacker: int, defender_index: int, defe
     if attacker not in _movers(position_class) or defender_index not in _defenders(position_class):
         return 0
     result = position_class.combat[attacker][defender_index]
-    flag = _flag_ends(position_class) and defender == position_class.flag_kind
+    flag = position_class.flag_capture_ends and defender == position_class.flag_kind
     if flag and result != DEFENDER_WINS:
         result |= FLAG_TAKEN
     return result
@@ -61,9 +57,8 @@ def defender_index(position: Position, square: int) -> int:
     """The kind the piece on `square` fights with when attacked."""
     p = position.board[square]
     kind = p & KIND_MASK
-    flag_behind = getattr(position, "flag_behind", True)  # a Gunjin rule option
-    if isinstance(position, GunjinPosition) and kind == position.flag_kind and flag_behind:
-        behind = position.tables.behind[colour_of(p)][square]
+    if position.flag_behind and kind == position.flag_kind:  # Gunjin (a rule option)
+        behind = position.tables.behind[colour_of(p)][square]  # type: ignore[attr-defined]
         if behind is not None:
             q = position.board[behind]
             if q and q & COLOUR_BIT == p & COLOUR_BIT:

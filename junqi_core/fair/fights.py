@@ -32,12 +32,13 @@ from junqi_core.fair.step import Step, add_record, check_h, claim_occupation, ex
 from junqi_core.game import HistoryEntry
 from junqi_core.notation import parse_move
 from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, FACE_DOWN, FIELD_MARSHAL, KIND_MASK
-from junqi_core.rules import GunjinPosition
 
 
 def occupation_possible(state: GameState, player: int, square: int) -> bool:
     position = state.shadow.position
-    return isinstance(position, GunjinPosition) and square == position.enemy_hq[player]
+    if not position.occupiers:  # only an occupier wins by entering the enemy HQ (Gunjin)
+        return False
+    return square == position.enemy_hq[player]  # type: ignore[attr-defined]
 
 
 def shares(state: GameState, mine: str | None = None, theirs: str | None = None) -> Shares:

@@ -41,7 +41,6 @@ from junqi_core.fair.state import (
 )
 from junqi_core.fair.step import Step, add_record, check_h, expect, own_action, rebuilt
 from junqi_core.notation import NotationError, parse_move
-from junqi_core.rules import GunjinPosition
 
 META = ("offer", "accept", "decline", "timeout")
 DRAW = ("offer", "accept", "decline")
@@ -283,7 +282,7 @@ def _on_status(state: GameState, msg: m.Status, now: float) -> Step:
     step = Step(state).update(claims=(*state.claims, _status(h, opp, msg.mobile)))
     if msg.mobile:
         return finish(step, None, "quiet_moves", opp)
-    if not isinstance(position, GunjinPosition):
+    if not position.no_moves_draw:
         return finish(step, seat, "immobilised", opp)
     mobile = bool(position.legal_moves(seat))
     step = step.update(claims=(*step.state.claims, _status(h, seat, mobile)))
@@ -407,7 +406,7 @@ def _turn_start(step: Step) -> Step:
             step = step.send(m.Status(h=h, mobile=mobile))
             if mobile:
                 return finish(step, None, "quiet_moves", seat)
-            if isinstance(position, GunjinPosition):
+            if position.no_moves_draw:  # drawn if the other side cannot move either
                 return step.update(pending=AwaitingStatus(h=h))
             return finish(step, state.opp, "immobilised", seat)
     for asked in state.requests:

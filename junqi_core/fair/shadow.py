@@ -17,7 +17,7 @@ from typing import Any
 
 from junqi_core.game import Game, HistoryEntry
 from junqi_core.pieces import KIND_MASK, piece
-from junqi_core.rules import BlindPosition, Move, Outcome, Position
+from junqi_core.rules import Move, Outcome, Position
 from junqi_core.variants import RulesError, Variant, variant_from_rules
 
 UNKNOWN = KIND_MASK  # a kind no real piece has: "some piece of the other side"
@@ -62,7 +62,7 @@ def flag_shown(rules: dict) -> bool:
 
 def is_public(game: Game) -> bool:
     """Blind: every rank either side may know is known to both (no oblivious transfer)."""
-    return issubclass(game.position_class, BlindPosition)
+    return game.variant.public_face_up
 
 
 _SHADOW_CLASSES: dict[type[Position], type[Position]] = {}
@@ -72,7 +72,7 @@ def _shadow_class(base: type[Position]) -> type[Position]:
     cls = _SHADOW_CLASSES.get(base)
     if cls is not None:
         return cls
-    public = issubclass(base, BlindPosition)
+    public = base.variant.public_face_up
 
     class ShadowPosition(base):  # type: ignore[valid-type, misc]
         __slots__ = ("forced", "trusted")
