@@ -144,3 +144,51 @@ def test_only_the_command_line_reaches_the_bridge_and_the_arena():
         if {"junqi_core.bridge", "junqi_core.arena"} & targets
     }
     assert users <= {"junqi_core.__main__"}
+
+
+VARIANT_IDS = {"classic", "blind", "gunjin"}
+
+
+def variant_checks(name: str) -> list[str]:
+    """Places in `name` that ask which variant it is: a comparison with a variant's id, a
+    table keyed by ids, or an isinstance test against a variant's position class."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    position_classes = {
+        n.name
+        for n in ast.walk(ast.parse((PACKAGE / "rules.py").read_text(encoding="utf-8")))
+        if isinstance(n, ast.ClassDef) and n.name.endswith("Position") and n.name != "Position"
+    }
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            values = [node.left, *node.comparators]
+            consts = [c for v in values for c in ast.walk(v) if isinstance(c, ast.Constant)]
+            if any(c.value in VARIANT_IDS for c in consts):
+                found.append(f"{name}:{node.lineno} compares with a variant id")
+        elif isinstance(node, ast.Dict):
+            if any(isinstance(k, ast.Constant) and k.value in VARIANT_IDS for k in node.keys):
+                found.append(f"{name}:{node.lineno} a table keyed by variant ids")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("isinstance", "issubclass")
+            and len(node.args) == 2
+            and any(
+                isinstance(n, ast.Name) and n.id in position_classes for n in ast.walk(node.args[1])
+            )
+        ):
+            found.append(f"{name}:{node.lineno} tests a variant's position class")
+    return found
+
+
+def test_nothing_outside_the_variants_asks_which_variant_it_is():
+    """The Variant (and the position class it names) states every fact a caller needs;
+    code that asked for the variant by name would have to change for each new game."""
+    assert variant_checks("junqi_core.variants") != []  # the reader finds what it looks for
+    outside = [
+        found
+        for name in sorted(MODULES)
+        if name != "junqi_core.variants"
+        for found in variant_checks(name)
+    ]
+    assert outside == []
