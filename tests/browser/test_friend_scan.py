@@ -174,8 +174,8 @@ def connected(host: Friend, guest: Friend) -> None:
 
 def figures(name: str, side: Friend, kind: str, into: dict) -> None:
     url = side.link()
-    sdp = side.page.evaluate("() => window.junqiUI.game.channel.pc.localDescription.sdp")
-    about = side.page.evaluate("() => window.junqiUI.game.offered()") if kind == "offer" else None
+    sdp = side.page.evaluate("() => window.junqiUI.game.session.connection.channel.pc.localDescription.sdp")
+    about = side.page.evaluate("() => window.junqiUI.game.session.connection.offered()") if kind == "offer" else None
     before, was = long_link(url, kind, sdp, about)
     into[name] = {
         "characters": len(url),
