@@ -30,8 +30,11 @@ VARIANTS = "classic|blind|gunjin|siguo"
 VARIANT_TEST = re.compile(
     rf"""(===|!==|==|!=)\s*["'`]({VARIANTS})["'`]|["'`]({VARIANTS})["'`]\s*(===|!==|==|!=)"""
 )
-# Which kind of game controller this is (the friend subclass's flag, instanceof).
-KIND_TEST = re.compile(r"\.friend\b(?!\s*[:=(])|instanceof\s+(FriendGame|GameController)")
+# Which kind of game controller this is (the friend subclass's flag, instanceof); not
+# `saves.friend`, the friend game's storage.
+KIND_TEST = re.compile(
+    r"(?<!saves)\.friend\b(?!\s*[.:=(])|instanceof\s+(FriendGame|GameController)"
+)
 # Branches on the game's mode inside the controller (ctrl/game.js).
 MODE_TEST = re.compile(r"\bthis\.(cpu|friend)\b|opts\.mode|mode\s*===")
 STRING = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
