@@ -29,8 +29,7 @@ import { MOVE_SECONDS, SETUP_SECONDS } from "./hotseat.js";
  *   clear(): void}} FriendStore
  */
 
-export { PAUSE_MS } from "./friendlink.js";
-export const TICK_MS = 1000;
+export { PAUSE_MS, TICK_MS } from "./friendlink.js";
 
 /** The page's requests as calls of the peer (the `fair` op's fields). */
 const PEER_CALLS = {
@@ -90,11 +89,6 @@ export class FriendSession {
     this.connection = new FriendLink({ session: this, net, stun, pageURL, wall,
       netMode: options.net === "stun" ? "stun" : "lan" });
     this.saveFailed = false;
-    /** @type {any} */
-    this.ticking = null;
-    this.tickQueued = false;
-    /** @type {number|null} seconds left on the friend's clock */
-    this.theirClock = null;
     this.everResumed = false;
     /** @type {string|null} */
     this.viewText = null;
@@ -264,7 +258,7 @@ export class FriendSession {
     if (before?.fair?.stage !== view.fair?.stage) this.connection.saveClock();
     this.syncUi();
     if (game.ui === "setup" && before?.fair?.game !== view.fair?.game) game.resetMarks();
-    this.updateClock();
+    this.connection.updateClock();
     // The audit's word goes on the message line before the redraw, so the screen shows it.
     const ending = game.ui === "over" && (!wasOver || verdict);
     if (ending) this.verdictMessage();
@@ -378,7 +372,7 @@ export class FriendSession {
       this.persist(reply.state);
     }
     await this.apply(reply.view, reply.events || []);
-    this.startTicking();
+    link.startTicking();
     if (saved && this.then) {
       await link.answerInvite(this.then); // the friend's invitation to reconnect
     } else if (saved) {
@@ -414,41 +408,6 @@ export class FriendSession {
    * seat's squares; it turns nothing round). @param {number} seat */
   layoutSeats(seat) {
     return [seat];
-  }
-
-  // --- clocks ----------------------------------------------------------------------
-
-  startTicking() {
-    if (this.ticking !== null) return;
-    this.ticking = this.game.timers.every(() => this.tick(), TICK_MS);
-  }
-
-  tick() {
-    const link = this.connection;
-    this.updateClock();
-    this.game.changed("clock");
-    if (link.conn === "open" && link.wall() - (link.lastAlive || 0) > 5000) {
-      link.lastAlive = link.wall();
-      link.saveClock();
-    }
-    const stage = this.game.view?.fair?.stage;
-    if (!this.peer || !stage || stage === "hello" || stage === "done" || this.tickQueued) return;
-    this.tickQueued = true;
-    this.peerCall({ call: "tick" }).catch(() => {}).finally(() => (this.tickQueued = false));
-  }
-
-  updateClock() {
-    const game = this.game;
-    const d = game.view?.fair?.deadlines;
-    const now = this.connection.gameNow();
-    const left = (/** @type {number} */ at) => Math.max(0, Math.ceil((at - now) / 1000));
-    const stage = game.view?.fair?.stage;
-    const running = stage === "setup" || stage === "play";
-    game.clock = running && d?.mine ? {
-      left: left(d.mine), setup: stage === "setup",
-      timeouts: game.view.timeouts?.[game.viewer ?? 0] ?? 0, max: game.desc?.rules?.max_timeouts,
-    } : null;
-    this.theirClock = running && d?.theirs && d.waiting_for !== "reply" ? left(d.theirs) : null;
   }
 
   // --- the game around the board ---------------------------------------------------------
@@ -528,8 +487,7 @@ export class FriendSession {
 
   dispose() {
     const game = this.game;
-    if (this.ticking !== null) game.timers.stop(this.ticking);
-    this.ticking = null;
+    this.connection.stopTicking();
     this.connection.closeChannel();
     if (this.peer) game.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
     // nothing to go back to: a game decided, or an invitation nobody answered (unless the

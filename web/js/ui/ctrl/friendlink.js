@@ -1,6 +1,6 @@
 // A friend game's connection (FriendLink, owned by FriendSession in friend.js): the
 // invitation and reply links, the WebRTC channel and its events, and the page's game clock,
-// which stops while the connection is down (up to PAUSE_MS). Also the words of an
+// which stops while the connection is down (up to PAUSE_MS) and ticks once a second. Also the words of an
 // invitation (offerWords). No DOM; the bytes go through js/net/ (injected as `net`, so
 // Node tests use a stand-in).
 
@@ -9,6 +9,7 @@ import { t, has } from "../i18n.js";
 /** @typedef {import("./friend.js").FriendSession} FriendSession */
 
 export const PAUSE_MS = 60_000; // a lost connection holds both clocks this long
+export const TICK_MS = 1000;
 
 /** JSON with sorted keys: two descriptions of a game compare equal whatever their order. */
 function canonical(value) {
@@ -100,6 +101,11 @@ export class FriendLink {
     this.connNote = null;
     this.moving = false; // the game moves to another tab
     this.lastAlive = 0;
+    /** @type {any} the once-a-second timer */
+    this.ticking = null;
+    this.tickQueued = false;
+    /** @type {number|null} seconds left on the friend's clock */
+    this.theirClock = null;
   }
 
   get game() {
@@ -143,6 +149,49 @@ export class FriendLink {
     } catch {
       // storage full: the clock record is small, the game record says so below
     }
+  }
+
+  // --- the clocks: a tick a second; the countdowns from the peer's deadlines ---------------
+
+  startTicking() {
+    if (this.ticking !== null) return;
+    this.ticking = this.game.timers.every(() => this.tick(), TICK_MS);
+  }
+
+  stopTicking() {
+    if (this.ticking !== null) this.game.timers.stop(this.ticking);
+    this.ticking = null;
+  }
+
+  /** Every second: the countdowns redrawn, the clock record kept while connected, and the
+   * peer's tick (its own time-outs, an undeployed side's draft), one at a time. */
+  tick() {
+    const session = this.session;
+    this.updateClock();
+    this.game.changed("clock");
+    if (this.conn === "open" && this.wall() - (this.lastAlive || 0) > 5000) {
+      this.lastAlive = this.wall();
+      this.saveClock();
+    }
+    const stage = this.game.view?.fair?.stage;
+    if (!session.peer || !stage || stage === "hello" || stage === "done" || this.tickQueued) return;
+    this.tickQueued = true;
+    session.peerCall({ call: "tick" }).catch(() => {}).finally(() => (this.tickQueued = false));
+  }
+
+  /** This seat's countdown (the game's `clock`) and the friend's, from the peer's deadlines. */
+  updateClock() {
+    const game = this.game;
+    const d = game.view?.fair?.deadlines;
+    const now = this.gameNow();
+    const left = (/** @type {number} */ at) => Math.max(0, Math.ceil((at - now) / 1000));
+    const stage = game.view?.fair?.stage;
+    const running = stage === "setup" || stage === "play";
+    game.clock = running && d?.mine ? {
+      left: left(d.mine), setup: stage === "setup",
+      timeouts: game.view.timeouts?.[game.viewer ?? 0] ?? 0, max: game.desc?.rules?.max_timeouts,
+    } : null;
+    this.theirClock = running && d?.theirs && d.waiting_for !== "reply" ? left(d.theirs) : null;
   }
 
   iceServers(net = this.netMode) {

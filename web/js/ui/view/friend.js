@@ -134,7 +134,7 @@ export class FriendView {
 
   renderIndicator() {
     const link = this.link;
-    const their = this.session.theirClock;
+    const their = link.theirClock;
     const parts = [link.connText()];
     if (their !== null && link.conn === "open") parts.push(t("friend.their_clock", { s: their }));
     this.indicator.textContent = parts.join(" · ");
