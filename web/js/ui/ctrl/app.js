@@ -282,14 +282,25 @@ export class AppController {
   /** Ask the engine for the replay and show it; returns null, or the engine's reason.
    * @param {object} source  {game} | {record} | {link} */
   async openReplay(source) {
-    const replay = new ReplayController({ engine: this.engine, variants: this.variants, source,
-      settings: this.settings });
+    const replay = this.replayController(source);
     if (!(await replay.load())) return replay.error || "?";
+    this.showReplay(replay);
+    return null;
+  }
+
+  /** @param {object} source  {game} | {record} | {link} */
+  replayController(source) {
+    return new ReplayController({ engine: this.engine, variants: this.variants, source,
+      settings: this.settings });
+  }
+
+  /** The replay screen of this controller (over the game's end screen, if any).
+   * @param {ReplayController} replay */
+  showReplay(replay) {
     this.endReplay();
     this.replay = replay;
     this.shown++;
     this.screens.showReplay(replay);
-    return null;
   }
 
   endReplay() {
