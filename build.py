@@ -3,7 +3,7 @@
 
     python3 build.py            build dist/
     python3 build.py serve      build dist/, then serve it on http://127.0.0.1:PORT/
-    python3 build.py test       install what the tests need, build, run every test
+    python3 build.py test       install what the tests need, build, check, run every test
 
 Standard library only. What ends up in dist/:
 
@@ -320,6 +320,31 @@ def engine_data() -> str:
     return run.stdout
 
 
+def engine_modules() -> list[str]:
+    """The engine's modules that the bridge imports, each after those it needs (the order
+    CPython finishes importing them, from `-X importtime`): the worker imports them one by
+    one before it answers, so the page can count them. The rest (friend play's `fair`, the
+    deduction notes) are imported when first used."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import junqi_core.bridge"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"build: the engine's bridge does not import:\n{run.stderr}")
+    names: list[str] = []
+    for line in run.stderr.splitlines():
+        name = line.rpartition("|")[2].strip()
+        engine = re.fullmatch(r"junqi_core(\.\w+)*", name)
+        if line.startswith("import time:") and engine and name not in names:
+            names.append(name)
+    if names[-1:] != ["junqi_core.bridge"]:
+        raise SystemExit(f"build: could not read the bridge's imports:\n{run.stderr[-2000:]}")
+    return names
+
+
 # Friend games over the internet ask a STUN server for the browser's public address. The
 # build decides which: JUNQI_STUN="stun:host:port[,stun:...]", or empty for none (the page
 # then offers only "same network"). The page names the server before anything is sent.
@@ -444,6 +469,7 @@ def build(out: Path = DIST) -> dict:
         # browser checks it against this (Subresource Integrity).
         "wheelURL": f"{assets_rel}/py/{game_wheel.name}",
         "wheelIntegrity": f"sha256-{base64.b64encode(bytes.fromhex(wheel_sha256)).decode()}",
+        "engineModules": engine_modules(),
         "engineData": f"{assets_rel}/{ENGINE_DATA}",
         "downloads": downloads,
         # Friend games "over the internet": the STUN server(s) the page names to the player
@@ -819,9 +845,11 @@ def install_test_requirements() -> str:
         subprocess.run(["apt-get", "update"], check=True, env=env)
         subprocess.run(["apt-get", "install", "-y", *packages], check=True, env=env)
     python = test_python()
-    log("pip install -e .[test]")
+    log("pip install -e .[test] -c test-constraints.txt")
     subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "-e", ".[test]"], cwd=ROOT, check=True
+        [python, "-m", "pip", "install", "--quiet", "-e", ".[test]", "-c", "test-constraints.txt"],
+        cwd=ROOT,
+        check=True,
     )
     npm = shutil.which("npm")
     if npm is None:
@@ -831,14 +859,52 @@ def install_test_requirements() -> str:
     return python
 
 
+# The checks `build.py test` runs besides the tests, each a command that fails when unclean:
+# the Python style (ruff, configured in pyproject.toml) and the page's JavaScript types
+# (tsc --checkJs over the JSDoc types, tsconfig.json; the worker has its own globals).
+TSC = ROOT / "node_modules" / "typescript" / "bin" / "tsc"
+
+
+def checks(python: str) -> dict[str, list[str]]:
+    return {
+        "ruff check": [python, "-m", "ruff", "check", "."],
+        "ruff format": [python, "-m", "ruff", "format", "--check", "."],
+        "tsc (page)": ["node", str(TSC), "-p", "tsconfig.json"],
+        "tsc (worker)": ["node", str(TSC), "-p", "tsconfig.worker.json"],
+    }
+
+
+def run_checks(python: str) -> list[str]:
+    """Run every check; returns the names of those that failed (their output is shown)."""
+    failed = []
+    for name, command in checks(python).items():
+        started = time.perf_counter()
+        code = subprocess.run(command, cwd=ROOT).returncode
+        log(f"{name}: {'ok' if code == 0 else 'FAILED'} ({time.perf_counter() - started:.1f} s)")
+        if code != 0:
+            failed.append(name)
+    return failed
+
+
+# Always printed: the slowest tests, so a slow one is seen when it comes (the suite's
+# budget is 12 minutes on two cores; long measurements belong in bench/). One process: two
+# pytest-xdist workers measured 9-11% slower on the shared two cores (docs/site.md, "Tests").
+PYTEST_DEFAULTS = ["--durations=15"]
+
+
 def run_tests(pytest_args: list[str]) -> int:
     python = install_test_requirements()
     build()
-    log(f"{Path(python).name} -m pytest {' '.join(pytest_args)}")
-    code = subprocess.run([python, "-m", "pytest", *pytest_args], cwd=ROOT).returncode
+    failed = run_checks(python)
+    args = [*PYTEST_DEFAULTS, *pytest_args]
+    log(f"{Path(python).name} -m pytest {' '.join(args)}")
+    code = subprocess.run([python, "-m", "pytest", *args], cwd=ROOT).returncode
     if code == 5:
         log("pytest collected no tests: that is a failure")
-        return 1
+        code = 1
+    if failed:
+        log(f"checks failed: {', '.join(failed)}")
+        return code or 1
     return code
 
 
@@ -852,7 +918,7 @@ def main(argv: list[str] | None = None) -> int:
     p_serve = sub.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
     p_serve.add_argument("--port", type=int, default=0, help="default: a free port")
     p_serve.add_argument("--base", default="/", help="serve under this sub-path, e.g. /junqi/")
-    p_test = sub.add_parser("test", help="install test needs, build, run all tests")
+    p_test = sub.add_parser("test", help="install test needs, build, run the checks and all tests")
     p_test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed to pytest")
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["test"]:  # everything after "test" goes to pytest, options included

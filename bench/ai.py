@@ -32,15 +32,27 @@ from junqi_core.views import view
 TARGET = {"easy": 0.1 / 2.2, "medium": 0.5 / 2.2, "hard": 1.5 / 2.2}
 
 
-def positions(variant: Variant | str, count: int, seed: int = 1, every: int = 5) -> list[tuple]:
-    """(view, legal actions, seat) samples from seeded Easy-vs-Easy games."""
+def positions(
+    variant: Variant | str,
+    count: int,
+    seed: int = 1,
+    every: int = 5,
+    level: str = "easy",
+    uncapped: bool = False,
+) -> list[tuple]:
+    """(view, legal actions, seat) samples from seeded games of `level` against itself
+    (Easy unless told); `uncapped`: without the wall-clock cap, so that the games do not
+    depend on the machine."""
     out: list[tuple] = []
     game_index = 0
     while len(out) < count:
         game_seed = seed * 1_000 + game_index
         game_index += 1
         game = Game(variant, seed=game_seed)
-        players = {s: make_player(variant, "easy", s, game_seed * 2 + s) for s in (0, 1)}
+        players = {s: make_player(variant, level, s, game_seed * 2 + s) for s in (0, 1)}
+        if uncapped:
+            for player in players.values():
+                player.time_cap = None
         if game.phase != PLAY:
             for s in (0, 1):
                 game.deploy(s, layout_from_json(game, players[s].deploy(view(game, s))))

@@ -25,7 +25,7 @@ from junqi_core import arena
 from junqi_core.ai.belief import BlindPool
 from junqi_core.game import Game
 from junqi_core.notation import move_text
-from junqi_core.pieces import FACE_DOWN, KIND_MASK
+from junqi_core.pieces import FACE_DOWN, KIND_MASK, colour_of
 from junqi_core.players import make_player
 
 _GAME: list[Game] = []  # the game being played in this process (one at a time)
@@ -68,8 +68,8 @@ class _KnowsOwnFlag:
             colour = self.inner.player ^ pos.swap
             flag_kind = game.position_class.flag_kind
             for s, p in enumerate(pos.board):
-                if p & FACE_DOWN and p & KIND_MASK == flag_kind and (p >> 5) & 1 == colour:
-                    own_flag = move_text(game.board_spec, s << 6 | s)
+                if p & FACE_DOWN and p & KIND_MASK == flag_kind and colour_of(p) == colour:
+                    own_flag = move_text(game.board_spec, game.board_spec.move_code.flip(s))
                     if len(legal) > 1:
                         legal = [a for a in legal if a != own_flag]
                     _TOLD[:] = [(flag_kind, colour)]

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         "--a",
         required=True,
         help="side A: a level (random, easy, medium, hard), a bot "
-        "(bot_greedy, bot_rusher, bot_turtle, bot_heuristic) or module:Class",
+        "(bot_greedy, bot_rusher, bot_turtle, bot_heuristic, bot_reply) or module:Class",
     )
     ar.add_argument("--b", required=True, help="side B (as --a)")
     count = ar.add_mutually_exclusive_group()

@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from junqi_core import pieces as pc
 from junqi_core.game import PLAY, SETUP, Game
 from junqi_core.notation import move_text
 from junqi_core.pieces import KIND_MASK
@@ -44,6 +45,10 @@ from junqi_core.record import export_record, layout_from_json
 from junqi_core.views import event, view
 
 MAX_PLIES = 5000
+# The pieces whose early loss the summary counts (issue 35: Hard's Marshal and General,
+# Gunjin's Army General, lost before ply EARLY for less than they are worth)
+TOP_KINDS = {"junqi": (pc.FIELD_MARSHAL, pc.GENERAL), "gunjin": (pc.ARMY_GENERAL,)}
+EARLY = 30
 
 
 def deal_seed(seed: int, index: int) -> int:
@@ -121,6 +126,8 @@ def play_game(
     }
     if variant == "blind":
         out["first_flag"] = first_flag(game, a_seat)
+    lost = early_losses(game)
+    out["early_a"], out["early_b"] = lost[a_seat], lost[1 - a_seat]
     if record:
         out["record"] = export_record(game)
     return out
@@ -154,6 +161,38 @@ def first_flag(game: Game, a_seat: int) -> str:
             if owner is not None:
                 return f"{side[owner]}'s flag, turned up by {side[entry.player]}"
     return "none"
+
+
+def early_losses(game: Game, before: int = EARLY) -> list[list[str]]:
+    """Per seat, the top pieces (`TOP_KINDS`) it lost before ply `before` for less than
+    they are worth: the same combat removed no enemy piece of their rank or higher (a
+    Bomb, a mine, a Spy or a stronger piece took them).  Each as "ply: kind by kind"."""
+    kinds = {k.kind: k for k in game.variant.kinds}
+    top = TOP_KINDS[game.variant.family]
+    out: list[list[str]] = [[], []]
+    for entry in game.history:
+        if entry.ply >= before:
+            break
+        if not entry.result:
+            continue
+        if entry.result == pc.ATTACKER_WINS:
+            losses = [(entry.target, entry.mover)]
+        elif entry.result == pc.DEFENDER_WINS:
+            losses = [(entry.mover, entry.target)]
+        else:
+            losses = [(entry.mover, entry.target), (entry.target, entry.mover)]
+        for lost, other in losses:
+            kind = lost & KIND_MASK
+            if kind not in top:
+                continue
+            removed = entry.result == pc.BOTH_REMOVED
+            rank = kinds[other & KIND_MASK].rank
+            if removed and rank is not None and rank >= (kinds[kind].rank or 0):
+                continue
+            owner = game.position.piece_owner(lost)
+            if owner is not None:
+                out[owner].append(f"{entry.ply}: {kinds[kind].id} by {kinds[other & KIND_MASK].id}")
+    return out
 
 
 def _game_job(args: tuple) -> dict:
@@ -457,6 +496,12 @@ def summary(
             + ")"
             for reason, c in sorted(endings.items())
         )
+    )
+    early = [(len(g.get("early_a", ())), len(g.get("early_b", ()))) for g in games]
+    lines.append(
+        f"  top pieces lost for less before ply {EARLY}: A {sum(a for a, _ in early)} "
+        f"(in {sum(1 for a, _ in early if a)} games), B {sum(b for _, b in early)} "
+        f"(in {sum(1 for _, b in early if b)} games)"
     )
     plies = [g["plies"] for g in games]
     lines.append(f"  plies mean {sum(plies) / max(1, len(plies)):.0f}, max {max(plies, default=0)}")

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from junqi_core import notation
 from junqi_core import pieces as pc
 from junqi_core.deployment import DeploymentRules, Layout, blind_deal
+from junqi_core.moves import Move
 from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, FACE_DOWN, KIND_MASK, piece
-from junqi_core.rules import PASS, Move, Outcome, Position
+from junqi_core.rules import Outcome, Position
 from junqi_core.variants import RulesError, Variant, find_variant
 
 SETUP, PLAY, OVER = "setup", "play", "over"
@@ -189,13 +190,13 @@ class Game:
             move = notation.parse_move(self.board_spec, action)
         except notation.NotationError as error:
             raise IllegalActionError("bad_action", str(error)) from None
-        if move == PASS or move not in self.position.legal_moves():
+        if move == self.board_spec.move_code.PASS or move not in self.position.legal_moves():
             raise IllegalActionError("illegal_move", f"{action} is not a legal action now")
         return self._play(player, move, action)
 
     def _play(self, player: int, move: Move, action: str) -> HistoryEntry:
         position = self.position
-        frm, to = move >> 6, move & 63
+        frm, to = self.board_spec.move_code.split(move)
         mover, target = position.board[frm], position.board[to]
         entry = HistoryEntry(position.ply, player, action, frm, to, mover)
         if frm == to:
@@ -252,7 +253,7 @@ class Game:
         else:  # timeout: the turn passes and counts as a ply
             entry.action = "timeout"
             self.timeouts[player] += 1
-            self.position.push(PASS)
+            self.position.push(self.board_spec.move_code.PASS)
             if self.timeouts[player] >= self.variant.max_timeouts:
                 self.history.append(entry)
                 self._end(Outcome(1 - player, "timeouts"))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from junqi_core.moves import Move
 from junqi_core.pieces import COLOUR_BIT, FACE_DOWN, KIND_MASK, PieceKind, piece
-from junqi_core.rules import PASS, Move, Position, encode_move
+from junqi_core.rules import Position
 from junqi_core.text import quote
 from junqi_core.topology import Board
 from junqi_core.variants import OPTIONS, RulesError, Variant, find_variant
@@ -23,9 +24,10 @@ def parse_square(board: Board, name: str) -> int:
 
 def move_text(board: Board, move: Move) -> str:
     """'c3-c4' for a move or attack, 'flip:c4' for a flip, 'pass' for a lost turn."""
-    if move == PASS:
+    code = board.move_code
+    if move == code.PASS:
         return "pass"
-    frm, to = move >> 6, move & 63
+    frm, to = code.split(move)
     if frm == to:
         return f"flip:{board.names[frm]}"
     return f"{board.names[frm]}-{board.names[to]}"
@@ -34,18 +36,18 @@ def move_text(board: Board, move: Move) -> str:
 def parse_move(board: Board, text: str) -> Move:
     if not isinstance(text, str):
         raise NotationError("a move is a string like 'c3-c4' or 'flip:c4'")
+    code = board.move_code
     if text == "pass":
-        return PASS
+        return code.PASS
     if text.startswith("flip:"):
-        square = parse_square(board, text[5:])
-        return encode_move(square, square)
+        return code.flip(parse_square(board, text[5:]))
     frm, sep, to = text.partition("-")
     if not sep:
         raise NotationError(f"bad move {quote(text)}: expected 'from-to' such as 'c3-c4'")
     a, b = parse_square(board, frm), parse_square(board, to)
     if a == b:
         raise NotationError(f"bad move {quote(text)}: from and to are the same square")
-    return encode_move(a, b)
+    return code.move(a, b)
 
 
 # --- position text ---------------------------------------------------------------------

@@ -39,7 +39,20 @@ def piece(kind: int, colour: int, face_down: bool = False) -> int:
 
 
 def colour_of(p: int) -> int:
+    """The colour of piece int p (0 or 1); also of a colour's bits (`colour_bits`)."""
     return (p >> 5) & 1
+
+
+def colour_bits(colour: int) -> int:
+    """What a piece of `colour` carries in its colour bit (`piece(kind, colour)` has it)."""
+    return COLOUR_BIT if colour else 0
+
+
+# For loops over many pieces: the same as look-ups, by piece int and by colour.
+COLOUR_OF: tuple[int, ...] = tuple(colour_of(p) for p in range(128))
+COLOUR_BITS: tuple[int, int] = (colour_bits(0), colour_bits(1))
+# A piece int without its face-down bit: its kind and colour.
+SIDE_AND_KIND = COLOUR_BIT | KIND_MASK
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The rules: positions, legal moves, combat, push/pop and the end of play.
 
 A `Position` is the true state of the board during play.  It is built for search:
-moves are ints (`from << 6 | to`; a flip has from == to), the board is a flat list of
-piece ints (see `pieces`), and `push`/`pop` apply and undo a move in place.
+moves are small ints numbered by the board's `MoveCode` (`moves`; a flip goes from a
+post to itself), the board is a flat list of piece ints (see `pieces`), and
+`push`/`pop` apply and undo a move in place.
 Game-level matters (setup, offers, resignation, clocks, history) live in `game`.
 """
 
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import ClassVar, NamedTuple
 
 from junqi_core import pieces as pc
+from junqi_core.moves import Move, MoveCode
 from junqi_core.pieces import (
     ATTACKER_WINS,
     COLOUR_BIT,
@@ -35,18 +37,7 @@ from junqi_core.topology import (
     Board,
 )
 
-Move = int
-PASS: Move = 1 << 12  # a turn lost to the clock
 FACE_AND_COLOUR = FACE_DOWN | COLOUR_BIT
-
-
-def encode_move(frm: int, to: int) -> Move:
-    return frm << 6 | to
-
-
-def is_flip(move: Move) -> bool:
-    """Blind: turning a piece over is encoded as a move from a square to itself."""
-    return move >> 6 == move & 63
 
 
 class Outcome(NamedTuple):
@@ -63,6 +54,7 @@ class Position:
     # The `variants.Variant` these rules belong to (set when the Variant is built).
     variant: ClassVar[object]
     spec: ClassVar[Board]
+    move_code: ClassVar[MoveCode]  # how moves on its board are numbered
     kinds: ClassVar[tuple[PieceKind, ...]]
     combat: ClassVar[tuple[tuple[int, ...], ...]]
     flag_kind: ClassVar[int]
@@ -103,13 +95,26 @@ class Position:
     def owner(self, square: int) -> int | None:
         """The player the piece on a square belongs to (None: empty or colours not fixed)."""
         p = self.board[square]
-        return None if not p or self.swap < 0 else ((p >> 5) & 1) ^ self.swap
+        return None if not p or self.swap < 0 else pc.colour_of(p) ^ self.swap
 
     def piece_owner(self, p: int) -> int | None:
         """The player a piece int belongs to (None before Blind colours are fixed)."""
-        return None if self.swap < 0 else ((p >> 5) & 1) ^ self.swap
+        return None if self.swap < 0 else pc.colour_of(p) ^ self.swap
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
+        moves: list[Move] = []
+        self.generate(player, moves.append, moves.append)
+        return moves
+
+    def generate(
+        self,
+        player: int | None,
+        quiet: Callable[[Move], None],
+        attack: Callable[[Move], None],
+    ) -> None:
+        """Pass each legal move (other than a flip) to `quiet` (onto an empty post) or
+        `attack`: the search scores the two kinds apart.  One list's `append` for both
+        gives `legal_moves`."""
         raise NotImplementedError
 
     def combat_result(self, frm: int, to: int) -> int:
@@ -121,17 +126,18 @@ class Position:
 
     def push(self, move: Move) -> None:
         board = self.board
-        if move == PASS:
-            self._stack.append((move, 0, 0, self.quiet, self.swap, self.decided))
+        code = self.move_code
+        if move == code.PASS:
+            self._stack.append((move, -1, -1, 0, 0, self.quiet, self.swap, self.decided))
             self.quiet += 1
             self.turn ^= 1
             self.ply += 1
             return
-        frm = move >> 6
-        to = move & 63
+        frm = code.frm[move]
+        to = code.to[move]
         mover = board[frm]
         target = board[to]
-        self._stack.append((move, mover, target, self.quiet, self.swap, self.decided))
+        self._stack.append((move, frm, to, mover, target, self.quiet, self.swap, self.decided))
         if frm == to:
             self._flip(frm, mover)
         elif not target:
@@ -157,16 +163,16 @@ class Position:
         self.ply += 1
 
     def pop(self) -> Move:
-        move, mover, target, quiet, swap, decided = self._stack.pop()
+        move, frm, to, mover, target, quiet, swap, decided = self._stack.pop()
         self.turn ^= 1
         self.ply -= 1
         self.quiet = quiet
         self.swap = swap
         self.decided = decided
-        if move != PASS:
+        if frm >= 0:  # (not a pass)
             board = self.board
-            board[move >> 6] = mover
-            board[move & 63] = target
+            board[frm] = mover
+            board[to] = target
         return move
 
     @property
@@ -185,6 +191,11 @@ class Position:
         leaves its line pushed, and its caller takes the whole line back at once."""
         while len(self._stack) > height:
             self.pop()
+
+    @classmethod
+    def _tables(cls) -> None:
+        """Tables the move generator reads, derived from the class's board and rules."""
+        cls.move_code = cls.spec.move_code
 
     def _flip(self, square: int, p: int) -> None:
         raise ValueError("this variant has no flips")
@@ -239,7 +250,7 @@ _STRAIGHT_MOVES, _ENGINEER_MOVES = 1, 2  # road steps and straight railway runs;
 
 def _mover_class(p: int, colour: int) -> int:
     """How piece int p moves if it is a face-up piece of `colour` (0: it is not, or never moves)."""
-    if not p or p & FACE_AND_COLOUR != colour << 5 or p & KIND_MASK >= pc.LANDMINE:
+    if not p or p & FACE_AND_COLOUR != pc.colour_bits(colour) or p & KIND_MASK >= pc.LANDMINE:
         return 0
     return _ENGINEER_MOVES if p & KIND_MASK == pc.ENGINEER else _STRAIGHT_MOVES
 
@@ -248,7 +259,8 @@ def _mover_class(p: int, colour: int) -> int:
 _MOVER_CLASS = tuple(tuple(_mover_class(p, colour) for p in range(128)) for colour in (0, 1))
 # Per colour, per piece int: a face-up piece of that colour (one the other side may attack).
 _FACE_UP_OF = tuple(
-    tuple(bool(p) and p & FACE_AND_COLOUR == colour << 5 for p in range(128)) for colour in (0, 1)
+    tuple(bool(p) and p & FACE_AND_COLOUR == pc.colour_bits(colour) for p in range(128))
+    for colour in (0, 1)
 )
 
 
@@ -263,13 +275,9 @@ class JunqiPosition(Position):
 
     @classmethod
     def _tables(cls) -> None:
+        super()._tables()
         spec = cls.spec
         cls.attackable = tuple(s not in spec.camps for s in range(spec.size))
-
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        moves: list[Move] = []
-        self.generate(player, moves.append, moves.append)
-        return moves
 
     def generate(
         self,
@@ -277,8 +285,6 @@ class JunqiPosition(Position):
         quiet: Callable[[Move], None],
         attack: Callable[[Move], None],
     ) -> None:
-        """Pass each legal move to `quiet` (onto an empty post) or `attack`: the search
-        scores the two kinds apart.  One list's `append` for both gives `legal_moves`."""
         if player is None:
             player = self.turn
         if self.swap < 0:
@@ -292,43 +298,45 @@ class JunqiPosition(Position):
         rail_rays = self.rail_rays
         frozen = self.frozen
         attackable = self.attackable
+        moves_from = self.move_code.at
         for frm, p in enumerate(board):
             mover = mover_class[p]
             if not mover or frozen[frm]:
                 continue
-            base = frm << 6
+            base = moves_from[frm]  # its move to t is base[t]
             for t in road_steps[frm]:
                 q = board[t]
                 if not q:
-                    quiet(base | t)
+                    quiet(base[t])
                 elif prey[q] and attackable[t]:
-                    attack(base | t)
+                    attack(base[t])
             if mover == _ENGINEER_MOVES:
                 if not rail_neighbours[frm]:
                     continue
-                seen = {frm}
+                seen = [False] * len(board)  # (faster than a set in Pyodide)
+                seen[frm] = True
                 frontier = [frm]
                 while frontier:
                     s = frontier.pop()
                     for t in rail_neighbours[s]:
-                        if t in seen:
+                        if seen[t]:
                             continue
-                        seen.add(t)
+                        seen[t] = True
                         q = board[t]
                         if not q:
-                            quiet(base | t)
+                            quiet(base[t])
                             frontier.append(t)
                         elif prey[q] and attackable[t]:
-                            attack(base | t)
+                            attack(base[t])
             else:
                 for ray in rail_rays[frm]:
                     for t in ray:
                         q = board[t]
                         if not q:
-                            quiet(base | t)
+                            quiet(base[t])
                             continue
                         if prey[q] and attackable[t]:
-                            attack(base | t)
+                            attack(base[t])
                         break
 
 
@@ -356,13 +364,14 @@ class BlindPosition(JunqiPosition):
     __slots__ = ()
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
-        flips = [s << 6 | s for s, p in enumerate(self.board) if p & FACE_DOWN]
+        flip = self.move_code.flip
+        flips = [flip(s) for s, p in enumerate(self.board) if p & FACE_DOWN]
         return flips + super().legal_moves(player)
 
     def _flip(self, square: int, p: int) -> None:
         self.board[square] = p & ~FACE_DOWN
         if self.swap < 0:
-            self.swap = ((p >> 5) & 1) ^ self.turn
+            self.swap = pc.colour_of(p) ^ self.turn
         self.quiet = 0
 
 
@@ -380,10 +389,12 @@ class GuardedFlagBlindPosition(BlindPosition):
     ) -> None:
         board = self.board
 
+        frm, to = self.move_code.frm, self.move_code.to
+
         def guarded(move: Move) -> None:
-            target = board[move & 63]
+            target = board[to[move]]
             if target & KIND_MASK == pc.FLAG and (
-                board[move >> 6] & KIND_MASK != pc.ENGINEER or self.mines_left(target & COLOUR_BIT)
+                board[frm[move]] & KIND_MASK != pc.ENGINEER or self.mines_left(target & COLOUR_BIT)
             ):
                 return
             attack(move)
@@ -401,6 +412,21 @@ class GuardedFlagBlindPosition(BlindPosition):
 # Gunjin Shogi
 
 
+_STEPS, _CHARGES, _RUNS, _FLIES = 1, 2, 3, 4  # how a Gunjin piece moves (0: never)
+
+
+def _gunjin_mover(p: int, colour: int) -> int:
+    """How piece int p moves if it is a piece of `colour` (Gunjin has no face-down pieces)."""
+    if not p or pc.colour_of(p) != colour or p & KIND_MASK >= pc.MINE:
+        return 0
+    kind = p & KIND_MASK
+    if kind == pc.G_ENGINEER:
+        return _RUNS
+    if kind == pc.PLANE:
+        return _FLIES
+    return _CHARGES if kind in (pc.TANK, pc.CAVALRY) else _STEPS
+
+
 class GunjinPosition(Position):
     variant_id = "gunjin"
     spec = GUNJIN_BOARD
@@ -415,59 +441,86 @@ class GunjinPosition(Position):
     flag_behind: ClassVar[bool] = True
     __slots__ = ()
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
+    @classmethod
+    def _tables(cls) -> None:
+        """Per square, where each way of moving may go, flattened in the order the moves
+        are listed; per colour, how each piece int moves and which ints are its own."""
+        super()._tables()
+        ground = cls.tables.ground_rays
+        flight = cls.tables.flight_rays
+        n = cls.spec.size
+        # an Engineer runs along every ground ray; a Plane steps sideways and flies north
+        # and south over anything in its way
+        cls.runs = tuple(tuple(ray for rays in ground[s] for ray in rays) for s in range(n))
+        cls.flights = tuple(
+            tuple(ray[0] for d in (EAST, WEST) for ray in ground[s][d])
+            + tuple(t for d in (NORTH, SOUTH) for ray in flight[s][d] for t in ray)
+            for s in range(n)
+        )
+        # a Tank or Cavalry also jumps two squares forward over an empty one
+        cls.charges = tuple(
+            tuple(
+                tuple(
+                    (ray[0], ray[1])
+                    for ray in ground[s][cls.tables.forward[player]]
+                    if len(ray) > 1
+                )
+                for s in range(n)
+            )
+            for player in (0, 1)
+        )
+        cls.gunjin_mover = tuple(
+            tuple(_gunjin_mover(p, colour) for p in range(128)) for colour in (0, 1)
+        )
+        cls.own = tuple(
+            tuple(bool(p) and pc.colour_of(p) == colour for p in range(128)) for colour in (0, 1)
+        )
+
+    def generate(
+        self,
+        player: int | None,
+        quiet: Callable[[Move], None],
+        attack: Callable[[Move], None],
+    ) -> None:
         if player is None:
             player = self.turn
-        colour_bits = player << 5
         board = self.board
         neighbours = self.spec.neighbours
-        ground = self.tables.ground_rays
-        flight = self.tables.flight_rays
-        forward = self.tables.forward[player]
-        moves: list[Move] = []
-        append = moves.append
+        mover_of = self.gunjin_mover[player]
+        own = self.own[player]
+        charges = self.charges[player]
+        runs, flights = self.runs, self.flights
+        moves_from = self.move_code.at
         for frm, p in enumerate(board):
-            if not p or p & COLOUR_BIT != colour_bits:
+            mover = mover_of[p]
+            if not mover:
                 continue
-            kind = p & KIND_MASK
-            if kind >= pc.MINE:
+            base = moves_from[frm]  # its move to t is base[t]
+            if mover == _RUNS:
+                for ray in runs[frm]:
+                    for t in ray:
+                        q = board[t]
+                        if not q:
+                            quiet(base[t])
+                            continue
+                        if not own[q]:
+                            attack(base[t])
+                        break
                 continue
-            base = frm << 6
-            if kind == pc.G_ENGINEER:
-                for rays in ground[frm]:
-                    for ray in rays:
-                        for t in ray:
-                            q = board[t]
-                            if not q:
-                                append(base | t)
-                                continue
-                            if q & COLOUR_BIT != colour_bits:
-                                append(base | t)
-                            break
-            elif kind == pc.PLANE:
-                for direction in (EAST, WEST):
-                    for ray in ground[frm][direction]:
-                        q = board[ray[0]]
-                        if not q or q & COLOUR_BIT != colour_bits:
-                            append(base | ray[0])
-                for direction in (NORTH, SOUTH):
-                    for ray in flight[frm][direction]:
-                        for t in ray:
-                            q = board[t]
-                            if not q or q & COLOUR_BIT != colour_bits:
-                                append(base | t)
-            else:
-                for t in neighbours[frm]:
-                    q = board[t]
-                    if not q or q & COLOUR_BIT != colour_bits:
-                        append(base | t)
-                if kind == pc.TANK or kind == pc.CAVALRY:
-                    for ray in ground[frm][forward]:
-                        if len(ray) > 1 and not board[ray[0]]:
-                            q = board[ray[1]]
-                            if not q or q & COLOUR_BIT != colour_bits:
-                                append(base | ray[1])
-        return moves
+            for t in flights[frm] if mover == _FLIES else neighbours[frm]:
+                q = board[t]
+                if not q:
+                    quiet(base[t])
+                elif not own[q]:
+                    attack(base[t])
+            if mover == _CHARGES:
+                for near, far in charges[frm]:
+                    if not board[near]:
+                        q = board[far]
+                        if not q:
+                            quiet(base[far])
+                        elif not own[q]:
+                            attack(base[far])
 
     def combat_result(self, frm: int, to: int) -> int:
         board = self.board
@@ -475,7 +528,7 @@ class GunjinPosition(Position):
         defender = target & KIND_MASK
         if defender == pc.G_FLAG and self.flag_behind:
             # The flag fights with the strength of its own piece directly behind it.
-            behind = self.tables.behind[(target >> 5) & 1][to]
+            behind = self.tables.behind[pc.COLOUR_OF[target]][to]
             if behind is not None:
                 q = board[behind]
                 if q and q & COLOUR_BIT == target & COLOUR_BIT:
@@ -501,7 +554,7 @@ class GunjinPosition(Position):
         return Outcome(self.turn ^ 1, "immobilised")
 
 
-for _cls in (ClassicPosition, BlindPosition):
+for _cls in (ClassicPosition, BlindPosition, GunjinPosition):
     _cls._tables()
 
 
@@ -510,8 +563,7 @@ def derive_position_class(base: type[Position], name: str, **rules: object) -> t
     table, frozen squares, a quiet limit...).  Rule options become data, so the move
     generator stays the same code with the same speed."""
     cls = type(name, (base,), {"__slots__": (), **rules})
-    if issubclass(cls, JunqiPosition):
-        cls._tables()
+    cls._tables()
     return cls  # type: ignore[return-value]
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
+from junqi_core.moves import MoveCode, move_code
+
 Square = int
 
 NORTH, SOUTH, EAST, WEST = 0, 1, 2, 3
@@ -43,6 +45,8 @@ class Board:
     # Railway graph neighbours (for the Engineer's turning paths).
     rail_neighbours: tuple[tuple[Square, ...], ...] = field(init=False)
     on_rail: tuple[bool, ...] = field(init=False)
+    # How moves on this board are numbered (`junqi_core.moves`).
+    move_code: MoveCode = field(init=False)
 
     def __post_init__(self) -> None:
         n = len(self.names)
@@ -51,6 +55,7 @@ class Board:
         object.__setattr__(self, "road_steps", _adjacency(n, self.roads))
         object.__setattr__(self, "rail_neighbours", _adjacency(n, self.rails))
         object.__setattr__(self, "on_rail", tuple(bool(x) for x in self.rail_neighbours))
+        object.__setattr__(self, "move_code", move_code(n))
 
     @property
     def size(self) -> int:

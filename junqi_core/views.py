@@ -325,10 +325,11 @@ def legal_targets(game: Game, player: int, square: int) -> list[Target]:
     if game.phase != PLAY or player != game.turn:
         return []
     names = game.board_spec.names
+    split = game.board_spec.move_code.split
     board = game.position.board
     out = []
     for move in game.legal_moves():
-        frm, to = move >> 6, move & 63
+        frm, to = split(move)
         if frm == square and frm != to:
             out.append({"to": names[to], "attack": bool(board[to])})
     return out
@@ -340,11 +341,12 @@ def dests(game: Game, player: int | None) -> Dests | None:
     if player is None or game.phase != PLAY or player != game.turn:
         return None
     names = game.board_spec.names
+    split = game.board_spec.move_code.split
     board = game.position.board
     moves: dict[str, list[Target]] = {}
     flips: list[str] = []
     for move in game.legal_moves():
-        frm, to = move >> 6, move & 63
+        frm, to = split(move)
         if frm == to:
             flips.append(names[frm])
         else:

@@ -44,7 +44,8 @@ def targets(position: Position, square: str) -> set[str]:
     """Names of the squares the piece on `square` may move to or attack."""
     names = position.spec.names
     frm = position.spec.square(square)
-    return {names[m & 63] for m in position.legal_moves() if m >> 6 == frm and m & 63 != frm}
+    split = position.move_code.split
+    return {names[b] for a, b in map(split, position.legal_moves()) if a == frm and b != frm}
 
 
 def play(game: Game, *actions: str) -> None:

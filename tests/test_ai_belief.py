@@ -10,7 +10,8 @@ from test_ai_support import game_with, layout_with, play, replay
 
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import Belief, BlindPool, Tracker, feasible
-from junqi_core.ai.prior import GUNJIN_LAYOUT_COUNTS, gunjin_prior, layout_counts
+from junqi_core.ai.notes import notes
+from junqi_core.ai.prior import LAYOUT_COUNTS, deployment_prior, layout_counts
 from junqi_core.ai.tables import kinds_of, tables_for
 from junqi_core.game import PLAY
 from junqi_core.notation import move_text
@@ -158,9 +159,8 @@ def test_sampled_worlds_replay_to_the_same_view(variant, seed):
         mine = view(game, me)
         tracker = Tracker(variant, me)
         tracker.update(mine)
-        beliefs = [Belief(tracker)]
-        if variant == "gunjin":  # Hard's belief, weighed by how layouts usually look
-            beliefs.append(Belief(tracker, gunjin_prior(tracker.tables, 1 - me)))
+        # and Hard's belief, weighed by how layouts usually look
+        beliefs = [Belief(tracker), Belief(tracker, deployment_prior(tracker.tables, 1 - me))]
         assert not beliefs[0].relaxed
         ours = own_layout(tracker)
         for i in range(8):
@@ -184,24 +184,26 @@ def test_the_gunjin_prior_expects_a_mine_in_the_enemy_headquarters():
     tracker.update(view(game, 0))
     rng = random.Random(1)
     uniform = sum(Belief(tracker).sample(rng)[hq] == pc.MINE for _ in range(300))
-    prior = gunjin_prior(tracker.tables, 1)
+    prior = deployment_prior(tracker.tables, 1)
     weighed = sum(Belief(tracker, prior).sample(rng)[hq] == pc.MINE for _ in range(300))
     assert uniform < 50 < 150 < weighed
     for seed in range(12):
         game = random_game("gunjin", seed, max_plies=60)
         tracker = Tracker("gunjin", 0)
         tracker.update(view(game, 0))
-        belief = Belief(tracker, gunjin_prior(tracker.tables, 1))
+        belief = Belief(tracker, deployment_prior(tracker.tables, 1))
         for _ in range(5):
             world = belief.sample(rng)
             assert not any(world[e] in (pc.MINE, pc.G_FLAG) for e in tracker.moved)
 
 
-def test_the_stored_gunjin_layout_counts_are_what_the_cpu_layouts_give():
-    """`GUNJIN_LAYOUT_COUNTS` is stored to save the page a second of drawing layouts; a
-    change to how the CPU deploys must be followed by `python -m junqi_core.ai.prior`."""
+@pytest.mark.parametrize("variant", ["classic", "gunjin"])
+def test_the_stored_layout_counts_are_what_the_cpu_layouts_give(variant):
+    """`LAYOUT_COUNTS` is stored to save the page a second of drawing layouts; a change
+    to how the CPU deploys must be followed by `python -m junqi_core.ai.prior`."""
+    t = tables_for(variant)
     for player in (0, 1):
-        assert GUNJIN_LAYOUT_COUNTS[player] == layout_counts(tables_for("gunjin"), player)
+        assert LAYOUT_COUNTS[t.variant.family][player] == layout_counts(t, player)
 
 
 @pytest.mark.parametrize("variant", ["classic", "gunjin"])
@@ -237,3 +239,32 @@ def test_the_blind_pool_is_everything_not_yet_flipped():
         if p & pc.FACE_DOWN:
             true_down[p & ~pc.FACE_DOWN] = true_down.get(p & ~pc.FACE_DOWN, 0) + 1
     assert {pc.piece(k, c): n for (k, c), n in pool.pool.items()} == true_down
+
+
+@pytest.mark.parametrize("variant", ["classic", "gunjin"])
+def test_no_sampled_world_gives_a_piece_a_kind_the_notes_rule_out(variant):
+    """The deduction notes list, for every enemy piece, the kinds some assignment that
+    fits every fact and the counts gives it.  The worlds the CPU searches (Hard's
+    weighed by the layout prior too) never make a piece anything else."""
+    t = tables_for(variant)
+    checked = 0
+    for seed in range(16):
+        game = random_game(variant, 3000 + seed, 20 + 9 * seed)
+        if game.phase != PLAY:
+            continue
+        for me in (0, 1):
+            mine = view(game, me)
+            tracker = Tracker(variant, me)
+            tracker.update(mine)
+            listed = notes(game.variant, mine, me)["pieces"]
+            # and Hard's, weighed by how layouts usually look
+            beliefs = [Belief(tracker), Belief(tracker, deployment_prior(t, 1 - me))]
+            rng = random.Random(seed)
+            for belief in beliefs:
+                for _ in range(6):
+                    world = belief.sample(rng)
+                    for e in tracker.alive_enemies():
+                        name = t.board.names[tracker.square[e]]
+                        assert t.kind_ids[world[e]] in listed[name]["kinds"], name
+                        checked += 1
+    assert checked > 2000

@@ -14,6 +14,7 @@ from test_ai_support import game_with, hidden_twins, layout_with, play, replay
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import Belief, BlindPool, Tracker, own_position
 from junqi_core.ai.evaluate import Weights
+from junqi_core.ai.player import CpuPlayer
 from junqi_core.ai.search import THREAT
 from junqi_core.ai.strategy import strategy_for
 from junqi_core.game import PLAY, Game
@@ -122,13 +123,14 @@ def test_sampled_worlds_replay_to_the_same_view_under_every_preset(variant_id, p
 # --- Classic: the flag shown when the Field Marshal falls, the board without stations ------
 
 
-def marshal_falls(variant: Variant) -> Game:
-    """Blue's Field Marshal slides down the a-file railway onto Red's Bomb on a5."""
+def marshal_falls(variant: Variant, runner: str = "field_marshal") -> Game:
+    """Blue's Field Marshal (or `runner`) slides down the a-file railway onto Red's Bomb
+    on a5."""
     game = game_with(
         variant,
         (
             layout_with(variant, 0, {"a6": "lieutenant", "a5": "bomb"}),
-            layout_with(variant, 1, {"a7": "field_marshal", "b12": "flag"}),
+            layout_with(variant, 1, {"a7": runner, "b12": "flag"}),
         ),
     )
     play(game, ["a6-b5", "a7-a5"])
@@ -154,7 +156,10 @@ def test_a_shown_flag_is_known_for_certain():
         assert world[b12] == pc.FLAG
         assert sum(k == pc.FLAG for k in world.values()) == 1
     assert own_position(variant, mine).board[b12] == pc.piece(pc.FLAG, 1)
-    assert b12 not in cpu(variant, "hard", 0, 1)._marginals(belief, rng)  # nothing to guess
+    odds = cpu(variant, "hard", 0, 1)._odds(belief, rng)
+    assert b12 not in CpuPlayer._marginals(odds, 1)  # nothing to guess
+    # the piece whose fall showed the flag was the Marshal
+    assert domains[variant.board.index["a7"]] == 1 << pc.FIELD_MARSHAL
 
     # under the standard rules nothing is shown: either headquarters may hold the flag
     standard = marshal_falls(find_variant("classic"))
@@ -163,6 +168,23 @@ def test_a_shown_flag_is_known_for_certain():
     tracker.update(view(standard, 0))
     holders = {e for e, m in tracker.domains().items() if m >> pc.FLAG & 1}
     assert holders == {standard.board_spec.index[s] for s in ("b12", "d12")}
+
+
+def test_a_removed_piece_whose_fall_showed_no_flag_was_no_marshal():
+    """Under "flag shown once the Marshal falls", a Lieutenant taken down by our Bomb
+    shows nothing: no sampled world makes it the Marshal (the world would have shown
+    the flag)."""
+    variant = find_variant("classic", "chinese")
+    game = marshal_falls(variant, runner="lieutenant")
+    mine = view(game, 0)
+    assert mine["flags_shown"] == [False, False]
+    tracker = Tracker(variant, 0)
+    tracker.update(mine)
+    a7 = variant.board.index["a7"]
+    assert not tracker.domains()[a7] >> pc.FIELD_MARSHAL & 1
+    belief = Belief(tracker, strategy_for(variant).prior(1))
+    rng = random.Random(2)
+    assert all(belief.sample(rng)[a7] != pc.FIELD_MARSHAL for _ in range(50))
 
 
 def test_classic_without_stations_deploys_validly_and_plays_on_the_60_post_board():
@@ -264,18 +286,20 @@ def test_the_cpus_blind_position_knows_when_a_colours_mines_are_gone():
             mine = view(game, game.turn)
             pos = own_position(variant, mine)
             for colour in (0, 1):
-                gone = not game.position.mines_left(colour << 5)  # type: ignore[attr-defined]
-                assert pos.mines_left(colour << 5) is not gone  # type: ignore[attr-defined]
+                bits = pc.colour_bits(colour)
+                gone = not game.position.mines_left(bits)  # type: ignore[attr-defined]
+                assert pos.mines_left(bits) is not gone  # type: ignore[attr-defined]
                 checked.add(gone)
             # random play, but an Engineer or a Bomb that can take a mine does
             moves = game.legal_moves()
             board = game.position.board
+            code = game.position.move_code
             clear = [
                 m
                 for m in moves
-                if board[m & 63] & 31 == pc.LANDMINE
-                and board[m >> 6] & 31 in (pc.ENGINEER, pc.BOMB)
-                and m >> 6 != m & 63
+                if board[code.to[m]] & 31 == pc.LANDMINE
+                and board[code.frm[m]] & 31 in (pc.ENGINEER, pc.BOMB)
+                and not code.is_flip(m)
             ]
             move = rng.choice(clear or moves)
             game.apply(game.turn, move_text(variant.board, move))

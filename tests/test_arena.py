@@ -216,7 +216,7 @@ def test_first_flag_names_whose_flag_and_who_turned_it_up():
     game = Game("blind", seed=5)
     _flip(game, 0, _square_of(game, lambda p: p & 31 == pc.ENGINEER))
     colour = game.position.colour_of(0)
-    flag = _square_of(game, lambda p: p & 31 == pc.FLAG and (p >> 5) & 1 == colour)
+    flag = _square_of(game, lambda p: p & 31 == pc.FLAG and pc.colour_of(p) == colour)
     _flip(game, 1, flag)
     assert first_flag(game, 0) == "A's flag, turned up by B"
     assert first_flag(game, 1) == "B's flag, turned up by A"
@@ -234,3 +234,17 @@ def test_summary_counts_results_by_first_flag():
     rows = {line[:36].strip(): line[36:].split() for line in text.splitlines()}
     assert rows["B's flag, turned up by A"] == ["2", "1", "1", "0"]
     assert rows["A's flag, turned up by B"] == ["1", "0", "0", "1"]
+
+
+def test_early_losses_count_top_pieces_lost_for_less_before_ply_30():
+    """A General that dies on a Bomb counts; a Field Marshal traded for the enemy's does
+    not; a loss at ply 30 or later does not either."""
+    from helpers import make_game, play
+
+    game = make_game("classic", "Fb1 Gc5 Me5 Ka3 fb12 xc6 me6 la10 gb8", swap=0)
+    play(game, "c5-c6", "a10-a9", "e5-e6")
+    assert arena.early_losses(game) == [["0: general by bomb"], []]
+    assert arena.early_losses(game, before=0) == [[], []]
+    gunjin = make_game("gunjin", "Fc2 Ab4 Ihq1 fc7 sb5 ehq8", swap=0, turn=1)
+    play(gunjin, "b5-b4")  # the Spy takes the Army General
+    assert arena.early_losses(gunjin) == [["0: army_general by spy"], []]

@@ -32,7 +32,7 @@ def legal(game: Game) -> list[str]:
 
 
 def test_bots_are_made_by_name_but_not_offered_in_the_page():
-    assert BOTS == ("bot_greedy", "bot_rusher", "bot_turtle", "bot_heuristic")
+    assert BOTS == ("bot_greedy", "bot_rusher", "bot_turtle", "bot_heuristic", "bot_reply")
     for name in BOTS:
         assert name not in LEVELS
         player = make_player("classic", name, 1, 7)

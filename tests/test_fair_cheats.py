@@ -215,11 +215,12 @@ def test_a_piece_that_turns_a_railway_corner():
             if not p or position.piece_owner(p) != 0 or kind in (ENGINEER, FLAG) or kind > 10:
                 continue
             position.board[frm] = piece(ENGINEER, 0)
-            extra = [m for m in position.legal_moves(0) if m >> 6 == frm and m not in real]
+            code = position.move_code
+            extra = [m for m in position.legal_moves(0) if code.frm[m] == frm and m not in real]
             position.board[frm] = p
             if extra:
                 names = position.spec.names
-                return frm, f"{names[frm]}-{names[extra[0] & 63]}"
+                return frm, f"{names[frm]}-{names[code.to[extra[0]]]}"
         return None
 
     found = []

@@ -218,6 +218,37 @@ def test_a_saved_friend_game_needs_an_exact_state_version(version):
         FairPeer.from_json(json.dumps({**state, "version": version}))
 
 
+def _nested(depth: int) -> dict:
+    value: dict = {}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize("stage", ["play", "ended"])
+def test_an_opening_nested_deeper_than_any_opening_is_refused_and_the_save_still_restores(stage):
+    """The other side's opening is kept in this page's saved state until the audit reads
+    it. Nested near the cap on a message, it made the page's own save nest deeper than a
+    saved state may: after a reload the game (its verdict, the match's results) could not
+    be restored. An opening nests two deep at most ({"layout": {square: letter}}, ...)."""
+    from junqi_core.fair import FairPeer
+
+    table = Table("classic", seed=8)
+    table.deploy_all()
+    for _ in range(4):
+        table.step()
+    host = table.host
+    if stage == "ended":
+        assert host.act("resign", now=0)["ok"]
+    assert host.game.stage == stage
+    for depth in (3, 8, 29):
+        text = _forge(host, "open", secrets={"layout": _nested(depth)})
+        assert len(text) < MAX_MESSAGE_CHARS
+        error = _refused(host, text, "malformed")
+        assert "opening" in error["message"]
+    FairPeer.from_json(host.to_json())  # the page's own save restores
+
+
 def test_the_game_goes_on_after_refusals(midgame):
     for _ in range(30):
         midgame.step()

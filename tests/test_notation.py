@@ -12,7 +12,6 @@ from junqi_core.notation import (
     parse_square,
     position_text,
 )
-from junqi_core.rules import PASS
 from junqi_core.selfplay import random_game
 from junqi_core.topology import BOARDS, CLASSIC_BOARD, GUNJIN_BOARD
 
@@ -34,7 +33,7 @@ def test_action_text_round_trips():
         assert move_text(CLASSIC_BOARD, parse_move(CLASSIC_BOARD, text)) == text
     assert move_text(GUNJIN_BOARD, parse_move(GUNJIN_BOARD, "hq1-c2")) == "hq1-c2"
     assert move_text(CLASSIC_BOARD, parse_move(CLASSIC_BOARD, "flip:c3")) == "flip:c3"
-    assert parse_move(CLASSIC_BOARD, "pass") == PASS
+    assert parse_move(CLASSIC_BOARD, "pass") == CLASSIC_BOARD.move_code.PASS
 
 
 @pytest.mark.parametrize("bad", ["a1a2", "a1-a1", "a1-", "flip:", "x1-a2", "", 12])

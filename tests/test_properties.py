@@ -13,7 +13,6 @@ from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import move_text, parse_position, position_text
 from junqi_core.pieces import FACE_DOWN
 from junqi_core.record import export_record, import_record
-from junqi_core.rules import is_flip
 from junqi_core.selfplay import random_game
 from junqi_core.views import view
 
@@ -94,11 +93,7 @@ def test_push_pop_and_position_text_round_trip(variant, seed, plies):
 
 
 @SETTINGS
-@given(
-    variant=st.sampled_from(["classic", "blind"]),
-    seed=st.integers(0, 10**6),
-    plies=st.integers(0, 300),
-)
+@given(variant=VARIANTS, seed=st.integers(0, 10**6), plies=st.integers(0, 300))
 def test_generate_tells_moves_onto_empty_posts_from_attacks(variant, seed, plies):
     position = random_game(variant, seed, max_plies=plies).position
     board = position.board
@@ -106,9 +101,10 @@ def test_generate_tells_moves_onto_empty_posts_from_attacks(variant, seed, plies
         quiet: list[int] = []
         attacks: list[int] = []
         position.generate(player, quiet.append, attacks.append)
-        assert all(not board[m & 63] for m in quiet)
-        assert all(board[m & 63] and position.owner(m & 63) == 1 - player for m in attacks)
-        moves = [m for m in position.legal_moves(player) if not is_flip(m)]
+        to = position.move_code.to
+        assert all(not board[to[m]] for m in quiet)
+        assert all(board[to[m]] and position.owner(to[m]) == 1 - player for m in attacks)
+        moves = [m for m in position.legal_moves(player) if not position.move_code.is_flip(m)]
         assert sorted(quiet + attacks) == sorted(moves)
 
 
@@ -142,7 +138,7 @@ def test_every_legal_action_applies_and_every_illegal_one_is_refused_unchanged(
     history = len(game.history)
     for a, b in probes:
         a, b = a % size, b % size
-        move = a << 6 | b
+        move = game.board_spec.move_code.move(a, b)
         if move in legal:
             continue
         action = move_text(game.board_spec, move)

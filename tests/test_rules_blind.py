@@ -28,7 +28,7 @@ def test_setup_all_50_pieces_face_down_on_the_50_non_camp_posts_hqs_included():
     assert len(occupied) == 50 and not set(occupied) & B.camps
     assert all(board[s] for s in B.hqs[0] + B.hqs[1])
     assert all(p & FACE_DOWN for p in board if p)
-    counts = Counter((p & 31, (p >> 5) & 1) for p in board if p)
+    counts = Counter((p & 31, pc.colour_of(p)) for p in board if p)
     for kind in pc.JUNQI_KINDS:
         assert counts[(kind.kind, 0)] == counts[(kind.kind, 1)] == kind.count
 
@@ -41,14 +41,14 @@ def test_setup_the_shuffle_is_fixed_by_its_seed():
 def test_a_turn_the_first_player_can_only_flip_at_first():
     game = Game("blind", seed=1)
     moves = game.legal_moves()
-    assert len(moves) == 50 and all(m >> 6 == m & 63 for m in moves)
+    assert len(moves) == 50 and all(B.move_code.is_flip(m) for m in moves)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_a_turn_the_first_flip_decides_the_colours(seed):
     game = Game("blind", seed=seed)
     square = next(s for s, p in enumerate(game.position.board) if p)
-    colour = (game.position.board[square] >> 5) & 1
+    colour = pc.colour_of(game.position.board[square])
     play(game, f"flip:{B.names[square]}")
     assert game.position.colour_of(0) == colour
     assert game.position.colour_of(1) == 1 - colour
@@ -58,7 +58,7 @@ def test_a_turn_whoever_flips_first_plays_the_flipped_colour():
     game = Game("blind", seed=3)
     play(game, "timeout")  # player 0 loses the first turn to the clock; player 1 flips first
     square = next(s for s, p in enumerate(game.position.board) if p)
-    colour = (game.position.board[square] >> 5) & 1
+    colour = pc.colour_of(game.position.board[square])
     play(game, f"flip:{B.names[square]}")
     assert game.position.colour_of(1) == colour
 
@@ -66,9 +66,10 @@ def test_a_turn_whoever_flips_first_plays_the_flipped_colour():
 def test_a_turn_flip_any_face_down_piece_or_move_an_own_face_up_piece():
     position = make_position("blind", "Lc3 lc5 ?Ma1 Fb1 fb12", swap=0)
     moves = position.legal_moves()
-    assert B.square("a1") << 6 | B.square("a1") in moves
+    assert B.move_code.flip(B.square("a1")) in moves
     assert targets(position, "c3") == {"c2", "b3", "d3", "c4"}
-    assert not any(m >> 6 == B.square("c5") for m in moves)  # not the opponent's piece
+    # not the opponent's piece
+    assert not any(B.move_code.frm[m] == B.square("c5") for m in moves)
 
 
 def test_moving_face_down_pieces_block_paths_and_cannot_be_moved_onto():

@@ -243,7 +243,8 @@ def _quiet_move(game: Game) -> str:
     from junqi_core.notation import move_text
 
     board = game.position.board
-    quiet = [m for m in game.legal_moves() if not board[m & 63]]
+    to = game.position.move_code.to
+    quiet = [m for m in game.legal_moves() if not board[to[m]]]
     return move_text(B, random.Random(0).choice(quiet))
 
 

@@ -271,8 +271,9 @@ def test_blind_quiet_limit_100():
 def test_blind_hq_pieces_stay_when_the_option_freezes_them_but_may_still_be_flipped():
     frozen = make_position(blind(hq_frozen=True), "Lb1 ?Kd1 la12 fe12 Fa5", swap=0)
     assert targets(frozen, "b1") == set()
-    flips = [m for m in frozen.legal_moves() if m >> 6 == m & 63]
-    assert [frozen.spec.names[m & 63] for m in flips] == ["d1"]
+    code = frozen.move_code
+    flips = [m for m in frozen.legal_moves() if code.is_flip(m)]
+    assert [frozen.spec.names[code.to[m]] for m in flips] == ["d1"]
     free = make_position("blind", "Lb1 ?Kd1 la12 fe12 Fa5", swap=0)
     assert targets(free, "b1") == {"a1", "c1", "b2"}
 

@@ -22,6 +22,7 @@ import functools
 import random
 
 from junqi_core import pieces as pc
+from junqi_core.ai.prior import Prior
 from junqi_core.ai.strategy import strategy_for
 from junqi_core.ai.tables import Tables, kinds_of, mask_of, tables_for
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, DEFENDER_WINS, FACE_DOWN, piece
@@ -92,6 +93,9 @@ class Tracker:
         self.shape: dict[int, int] = {}
         # Combat records about enemy identities (see _domains).
         self.records: list[tuple] = []
+        # rule option "flag shown once the Field Marshal falls": the enemy identity whose
+        # fall showed the enemy's flag (it was the Marshal; no other removed piece was)
+        self.marshal_fell: set[int] = set()
         self.n_events = 0
         self.last_event: Event | None = None
         self._probe = cls(self.shadow, turn=self.enemy)
@@ -145,6 +149,8 @@ class Tracker:
                 if d == self.cls.flag_kind:
                     own_behind = self._behind(to, self.me)
                 self.records.append(("att", mover, target, result, own_behind))
+            if any(shown["player"] == self.enemy for shown in ev.get("flag_shown", ())):
+                self.marshal_fell.add(mover if player == self.enemy else target)
             self._remove_or_move(frm, to, mover, target, result)
         else:
             self._move(frm, to, mover)
@@ -179,7 +185,7 @@ class Tracker:
 
     def _shape_mask(self, frm: int, to: int) -> int:
         """Kinds that could have made the enemy move frm -> to on the board before it."""
-        move = frm << 6 | to
+        move = self.cls.move_code.move(frm, to)
         saved = self.shadow[frm]
         colour = self.enemy
         mask = 0
@@ -256,6 +262,15 @@ class Tracker:
                     if ok:
                         m |= 1 << flag
                     dom[e] &= m
+        if self.variant.flag_shown_on_marshal:
+            # the enemy's flag is shown when its Marshal falls, so a removed piece whose
+            # fall showed nothing was no Marshal
+            marshal = 1 << pc.FIELD_MARSHAL
+            for e in self.enemy_ids:
+                if e in self.marshal_fell:
+                    dom[e] &= marshal
+                elif self.square[e] < 0:
+                    dom[e] &= ~marshal
         if self.known:
             _known_kinds(dom, self.known, t.counts)
         return dom
@@ -348,13 +363,12 @@ def matching(domains: dict[int, int], counts: dict[int, int]) -> dict[int, int] 
 class Belief:
     """Sampling complete hidden assignments (Classic, Gunjin) from a tracker's facts."""
 
-    def __init__(
-        self, tracker: Tracker | BoardTracker, prior: dict[int, dict[int, float]] | None = None
-    ) -> None:
-        """`prior`, if given: identity -> kind -> weight, how likely each kind is there
-        before any fact (`prior.gunjin_prior`); without it every layout is as likely."""
+    def __init__(self, tracker: Tracker | BoardTracker, prior: Prior | None = None) -> None:
+        """`prior`, if given: how likely each kind is on each start square before any
+        fact, given where the flag stands (`prior.deployment_prior`); without it every
+        layout is as likely."""
         self.tracker = tracker
-        self.prior = prior or {}
+        self.prior = prior
         self.variant = tracker.variant
         t = tracker.tables
         self.counts = t.counts
@@ -382,11 +396,13 @@ class Belief:
     def sample(self, rng: random.Random, tries: int = 40) -> dict[int, int]:
         """One assignment identity -> kind; counts exact, every fact respected.
 
-        Identities are drawn most constrained first, each kind weighted by how many of it
-        are left (times its prior weight there, if any); when an identity finds no kind
-        left, an augmenting path moves others to free one (so a draw never dead-ends when
-        the facts are consistent).  Gunjin flag facts are checked as the draw goes and
-        again at the end."""
+        With a prior that depends on where the flag stands (Classic), the flag's identity
+        is drawn first, by how often layouts put it there.  Then identities are drawn most
+        constrained first, each kind weighted by how many of it are left (times its prior
+        weight there, if any); when an identity finds no kind left, an augmenting path
+        moves others to free one (so a draw never dead-ends when the facts are
+        consistent).  Gunjin flag facts are checked as the draw goes and again at the
+        end."""
         assignment: dict[int, int] | None = None
         for _ in range(tries):
             assignment = self._draw(rng)
@@ -398,7 +414,17 @@ class Belief:
 
     def _draw(self, rng: random.Random) -> dict[int, int] | None:
         options = self._options
-        prior = self.prior
+        prior: dict[int, dict[int, float]] = {}
+        if self.prior is not None:
+            where = self._draw_flag(rng) if self.prior.flag else None
+            if where is not None:
+                flag = self.tracker.cls.flag_kind
+                options = {
+                    e: [flag] if e == where else [k for k in opts if k != flag]
+                    for e, opts in options.items()
+                }
+            if where in self.prior.weights:
+                prior = self.prior.given(where)
         remaining = dict(self.counts)
         holders: dict[int, list[int]] = {k: [] for k in remaining}
         assignment: dict[int, int] = {}
@@ -465,6 +491,22 @@ class Belief:
             else:
                 return None
         return assignment
+
+    def _draw_flag(self, rng: random.Random) -> int | None:
+        """The identity to hold the flag in this draw, among those it may be, by how
+        often layouts put the flag on their start squares (None: nowhere the prior
+        knows)."""
+        flag = self.tracker.cls.flag_kind
+        shares = self.prior.flag  # type: ignore[union-attr]
+        cands = [e for e, opts in self._options.items() if flag in opts and shares.get(e)]
+        if not cands:
+            return None
+        r = rng.random() * sum(shares[e] for e in cands)
+        for e in cands:
+            r -= shares[e]
+            if r < 0:
+                return e
+        return cands[-1]
 
     def _flag_ok(self, e: int, k: int, assignment: dict[int, int]) -> bool:
         """Gunjin: whether giving e kind k keeps every flag fact true so far."""
@@ -548,7 +590,7 @@ def _counting_hidden_mines(cls: type[Position]) -> type[Position]:
     that colour among them, from the public pool."""
 
     def mines_left(self, colour_bits: int) -> bool:
-        return self.hidden_mines[colour_bits >> 5] > 0 or cls.mines_left(self, colour_bits)
+        return self.hidden_mines[pc.colour_of(colour_bits)] > 0 or cls.mines_left(self, colour_bits)
 
     def copy(self) -> Position:
         out = cls.copy(self)  # of this same class

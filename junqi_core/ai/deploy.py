@@ -12,6 +12,7 @@ result is always checked against the variant's deployment rules.  The family str
 
 from __future__ import annotations
 
+import functools
 import random
 
 from junqi_core import pieces as pc
@@ -55,12 +56,38 @@ def _place(
     for kind, count in order:
         for _ in range(count):
             legal = [s for s in free if rules.placement_error(player, kind, s) is None]
-            ws = [max(0.01, weight(kind, s, layout)) for s in legal]
+            ws = [max(0.0, weight(kind, s, layout)) for s in legal]
             s = _pick(rng, legal, ws)
             layout[s] = kind
             free.remove(s)
     rules.validate(player, layout)
     return layout
+
+
+@functools.cache
+def rush_lanes(t: Tables, player: int) -> tuple[frozenset[int], frozenset[int]]:
+    """Where an opening rush strikes `player`'s full layout: the squares an enemy piece
+    can strike with its first move (the front posts at the railway crossings), and
+    those a piece that took one of them strikes from there next."""
+    cls = t.cls
+    enemy = 1 - player
+    board = [0] * t.board.size
+    for p in (player, enemy):
+        for s in t.start_squares[p]:
+            board[s] = pc.piece(pc.LIEUTENANT, p)
+
+    def struck(b: list[int], frm: int | None = None) -> set[int]:
+        pos = cls(b, turn=enemy, swap=0)
+        moves, code = pos.legal_moves(enemy), pos.move_code
+        return {code.to[m] for m in moves if b[code.to[m]] and frm in (None, code.frm[m])}
+
+    first = struck(board)
+    second: set[int] = set()
+    for s in first:
+        taken = list(board)
+        taken[s] = pc.piece(pc.LIEUTENANT, enemy)
+        second |= struck(taken, s)
+    return frozenset(first), frozenset(second - first)
 
 
 def junqi_layout(t: Tables, player: int, rng: random.Random, fortified: bool = False) -> Layout:
@@ -82,6 +109,8 @@ def junqi_layout(t: Tables, player: int, rng: random.Random, fortified: bool = F
     for s in mined:
         fixed[s] = pc.LANDMINE
 
+    first, second = rush_lanes(t, player)
+
     def weight(kind: int, s: int, layout: Layout) -> float:
         rr = rank[s]
         f = _file(board, s)
@@ -89,6 +118,8 @@ def junqi_layout(t: Tables, player: int, rng: random.Random, fortified: bool = F
         near_flag = s in ring
         if kind == pc.LANDMINE:
             return 1.0 + (rr == 1)
+        if fortified and kind in (pc.FIELD_MARSHAL, pc.GENERAL, pc.BOMB):
+            return rush_weight(kind, s, rr, rail)
         if s == spare_hq and hq_frozen:  # pieces there never move: keep something small
             return {pc.LIEUTENANT: 6.0, pc.ENGINEER: 2.0, pc.CAPTAIN: 3.0}.get(kind, 0.05)
         if kind == pc.BOMB:
@@ -108,6 +139,20 @@ def junqi_layout(t: Tables, player: int, rng: random.Random, fortified: bool = F
         if kind in (pc.CAPTAIN, pc.LIEUTENANT):
             return {6: 3.0, 5: 1.5, 4: 1.0, 3: 1.0, 2: 1.5}.get(rr, 1.5)
         return 1.0
+
+    def rush_weight(kind: int, s: int, rr: int, rail: bool) -> float:
+        """Hard: the Marshal and the General off the rush lanes (an enemy piece's first
+        move, or its next along the railway), the Bombs on them, where a rushing piece
+        arrives once it has taken the front post."""
+        if kind == pc.BOMB:
+            if s in second:
+                return 4.0
+            return 3.0 if s in ring else {3: 1.0, 4: 1.0, 5: 1.0}.get(rr, 0.3)
+        if s in first:
+            return 0.0
+        if s in second or s == spare_hq:
+            return 0.1
+        return {3: 3.0, 4: 3.0, 5: 3.0, 6: 1.5, 2: 1.0}.get(rr, 0.2) * (0.3 if rail else 1.0)
 
     order = [
         (pc.LANDMINE, 3 - len(mined)),

@@ -10,6 +10,8 @@ calls as `Searcher.delta`).  The board, distances and rule flags come from the r
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from junqi_core import pieces as pc
 from junqi_core.ai.tables import Tables
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, FACE_DOWN, KIND_MASK
@@ -277,7 +279,7 @@ def fishing(pos: Position, lines: tuple[tuple[tuple[int, ...], ...], ...]):
     n = spec.size
     out = []
     for colour in (0, 1):
-        enemy_bits = (colour ^ 1) << 5
+        enemy_bits = pc.colour_bits(colour ^ 1)
         bonus = [0.0] * n
         for t in range(n):
             if not board[t] & FACE_DOWN:
@@ -393,13 +395,13 @@ def unstoppable(t: Tables, pos: Position) -> tuple[frozenset[int], frozenset[int
         target = hqs[1 - colour]
         found = set()
         for x, p in enumerate(board):
-            if not p or (p >> 5) & 1 != colour or p & 31 not in occupiers:
+            if not p or pc.colour_of(p) != colour or p & 31 not in occupiers:
                 continue
             kind = p & 31
             reach = steps[x][target]
             stopped = False
             for y, q in enumerate(board):
-                if not q or (q >> 5) & 1 == colour or q & 31 >= pc.MINE:
+                if not q or pc.colour_of(q) == colour or q & 31 >= pc.MINE:
                     continue
                 beats = combat[q & 31][kind] == ATTACKER_WINS
                 holds = combat[kind][q & 31] != ATTACKER_WINS
@@ -477,7 +479,7 @@ def kinds_left(pos: Position) -> tuple[list[int], list[int]]:
     out: tuple[list[int], list[int]] = ([], [])
     for p in pos.board:
         if p and not p & FACE_DOWN:
-            out[(p >> 5) & 1].append(p & KIND_MASK)
+            out[pc.colour_of(p)].append(p & KIND_MASK)
     return out
 
 
@@ -486,22 +488,35 @@ def flag_squares(pos: Position) -> tuple[int | None, int | None]:
     fk = pos.flag_kind
     for s, p in enumerate(pos.board):
         if p and not p & FACE_DOWN and p & KIND_MASK == fk:
-            flags[(p >> 5) & 1] = s
+            flags[pc.colour_of(p)] = s
     return flags[0], flags[1]
 
 
 def move_delta(pos: Position, pst: list[list[float]], move: int) -> float:
     """Change of the score (colour 0's view) made by a move (not a flip)."""
+    return move_deltas(pos, pst, (move,))[0]
+
+
+def move_deltas(pos: Position, pst: list[list[float]], moves: Iterable[int]) -> list[float]:
+    """`move_delta` of each move (one call for a node's moves: the search's ordering)."""
     board = pos.board
-    frm = move >> 6
-    to = move & 63
-    p = board[frm]
-    q = board[to]
-    if not q:
-        return pst[p][to] - pst[p][frm]
-    r = pos.combat_result(frm, to)
-    if r == ATTACKER_WINS:
-        return pst[p][to] - pst[p][frm] - pst[q][to]
-    if r == BOTH_REMOVED:
-        return -pst[p][frm] - pst[q][to]
-    return -pst[p][frm]
+    combat_result = pos.combat_result
+    frm_of, to_of = pos.move_code.frm, pos.move_code.to
+    out = []
+    append = out.append
+    for move in moves:
+        frm = frm_of[move]
+        to = to_of[move]
+        row = pst[board[frm]]
+        q = board[to]
+        if not q:
+            append(row[to] - row[frm])
+            continue
+        r = combat_result(frm, to)
+        if r == ATTACKER_WINS:
+            append(row[to] - row[frm] - pst[q][to])
+        elif r == BOTH_REMOVED:
+            append(-row[frm] - pst[q][to])
+        else:
+            append(-row[frm])
+    return out

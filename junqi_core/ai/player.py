@@ -32,14 +32,30 @@ from junqi_core.ai.belief import (
     Tracker,
     own_position,
 )
-from junqi_core.ai.evaluate import Weights, score_of
+from junqi_core.ai.caution import UNSOUND, Caution, Odds, risky_flip
+from junqi_core.ai.evaluate import WIN, Weights, score_of
 from junqi_core.ai.search import INF, NodeLimit, TimeUp
 from junqi_core.ai.strategy import BlindStrategy, Strategy, strategy_for
 from junqi_core.notation import move_text, parse_move
 from junqi_core.pieces import FACE_DOWN, KIND_MASK
-from junqi_core.rules import Position, is_flip
+from junqi_core.rules import Position
 from junqi_core.variants import Variant, find_variant
 from junqi_core.views import Event, View
+
+# Points of evaluation that move the chance of winning by a factor e of the odds: a
+# Field Marshal (92 points) up is then a 65% game, two Generals up a 75% one
+ODDS_SCALE = 150.0
+
+
+def as_odds(value: float, scale: float) -> float:
+    """A search value as a chance of winning (logistic in value / scale)."""
+    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -value / scale))))
+
+
+def from_odds(chance: float, scale: float) -> float:
+    """`as_odds` undone (the chance held away from 0 and 1)."""
+    chance = min(1.0 - 1e-12, max(1e-12, chance))
+    return scale * math.log(chance / (1.0 - chance))
 
 
 @dataclass(frozen=True)
@@ -62,7 +78,16 @@ class Level:
     flag_watch: bool = False  # a one-ply level that sees a flag capture two moves away
     gate_watch: bool = False  # ... also through an own piece on a gate (see `search`)
     fortified: bool = False  # deployment: every gate of the flag (Gunjin: the HQ) mined
-    deployment_prior: bool = False  # Gunjin: believe enemy layouts look like usual ones
+    deployment_prior: bool = False  # believe enemy layouts look like the usual ones
+    # > 0: sampled worlds' values are averaged as chances of winning (a logistic curve of
+    # value / odds_scale), not as points, so that a win seen in one world in ten does not
+    # outweigh a Marshal lost in four (0: averaged as points)
+    odds_scale: float = 0.0
+    # the root checks for the top pieces (`caution`): no trade of one for less than it is
+    # worth (`sound_trades`), and `caution` times what a move leaves one exposed to off
+    # its value
+    sound_trades: bool = False
+    caution: float = 0.0
 
 
 LEVEL_SETTINGS: dict[str, Level] = {
@@ -97,6 +122,9 @@ LEVEL_SETTINGS: dict[str, Level] = {
         margin=40.0,
         time_cap=1.5,
         fortified=True,
+        odds_scale=ODDS_SCALE,
+        sound_trades=True,
+        caution=0.25,
     ),
 }
 
@@ -235,7 +263,7 @@ class CpuPlayer:
         mine = theirs = 0.0
         for p in base.board:
             if p and not p & FACE_DOWN:
-                if (p >> 5) & 1 == colour:
+                if pc.colour_of(p) == colour:
                     mine += values[p & KIND_MASK]
                 elif public:
                     theirs += values[p & KIND_MASK]
@@ -254,9 +282,9 @@ class CpuPlayer:
         pressed = own.pressed(urgency)
         return (pressed, enemy) if colour == 0 else (enemy, pressed)
 
-    def _marginals(self, belief: Belief, rng: random.Random, samples: int = 24):
-        """Square -> [(piece int, probability)] for each enemy piece whose kind is not
-        certain, estimated from sampled assignments."""
+    def _odds(self, belief: Belief, rng: random.Random, samples: int = 24) -> Odds:
+        """Square -> kind -> chance for every enemy piece on the board, estimated from
+        sampled assignments."""
         tracker = belief.tracker
         alive = tracker.alive_enemies()
         counts: dict[int, dict[int, int]] = {e: {} for e in alive}
@@ -265,13 +293,34 @@ class CpuPlayer:
             for e in alive:
                 k = assignment[e]
                 counts[e][k] = counts[e].get(k, 0) + 1
-        colour = tracker.enemy
-        out = {}
-        for e in alive:
-            if len(counts[e]) > 1:
-                out[tracker.square[e]] = [
-                    (pc.piece(k, colour), n / samples) for k, n in sorted(counts[e].items())
-                ]
+        return {
+            tracker.square[e]: {k: n / samples for k, n in sorted(counts[e].items())} for e in alive
+        }
+
+    @staticmethod
+    def _marginals(odds: Odds, colour: int) -> dict[int, list[tuple[int, float]]]:
+        """Square -> [(piece int of `colour`, chance)] for each enemy piece whose kind is
+        not certain (what the search's last ply reads)."""
+        return {
+            s: [(pc.piece(k, colour), p) for k, p in row.items()]
+            for s, row in odds.items()
+            if len(row) > 1
+        }
+
+    def _careful(self, base: Position, moves: list[int], odds: Odds, values: list[float]):
+        """The root checks for the top pieces (`caution`): an attack that trades one for
+        less than it is worth goes below every other move, and each move pays a share of
+        what it leaves a top piece exposed to."""
+        caution = Caution(self.strategy, base, self.player, odds, self.strategy.values, WIN)
+        level = self.settings
+        out = []
+        for m, v in zip(moves, values, strict=True):
+            worth = caution.attack_worth(m) if level.sound_trades else None
+            if worth is not None and worth < 0:
+                v -= UNSOUND * WIN
+            if level.caution:
+                v -= level.caution * caution.exposure(m)
+            out.append(v)
         return out
 
     def _colour(self, pos: Position) -> int:
@@ -349,6 +398,20 @@ class CpuPlayer:
                 break
             info["depth"] = depth
         info["nodes"] = searcher.nodes
+        if level.sound_trades and base.swap >= 0:
+            colour = self._colour(base)
+            board = base.board
+            attackers = searcher.attackers
+            code = base.move_code
+            result = [
+                v - UNSOUND * WIN
+                if code.is_flip(m)
+                and risky_flip(
+                    board, code.to[m], colour, pool.pool, base.combat, base.flag_kind, attackers
+                )
+                else v
+                for m, v in zip(moves, result, strict=True)
+            ]
         return result
 
     def _sampled_values(
@@ -371,10 +434,14 @@ class CpuPlayer:
             watch=level.flag_watch,
             gates=level.gate_watch,
         )
+        odds = None
         if level.depth >= 3:
             searcher.my_colour = self.player
-            searcher.marginal = self._marginals(belief, rng)
+            odds = self._odds(belief, rng)
+            searcher.marginal = self._marginals(odds, belief.tracker.enemy)
         order = list(range(len(moves)))
+        scale = level.odds_scale
+        raw = [0.0] * len(moves)  # the values as points: they break ties between sure wins
         worlds = 0
         for w in range(level.worlds):
             if w >= level.min_worlds and searcher.nodes >= level.nodes:
@@ -400,20 +467,32 @@ class CpuPlayer:
                     )
                     totals = [0.0] * len(moves)
                     for i, v in zip(order, vals, strict=True):
-                        totals[i] = v
+                        totals[i] = as_odds(v, scale) if scale else v
+                        raw[i] = v
                     worlds = 1
                 break
             for i, v in zip(order, vals, strict=True):
-                totals[i] += v
+                totals[i] += as_odds(v, scale) if scale else v
+                raw[i] += v
             worlds += 1
             order.sort(key=lambda i: -totals[i])
         info["worlds"] = worlds
         info["nodes"] = searcher.nodes
-        return [t / worlds for t in totals]
+        if scale and worlds:
+            values = [
+                from_odds(t / worlds, scale) + 1e-3 * r / worlds
+                for t, r in zip(totals, raw, strict=True)
+            ]
+        else:
+            values = [t / worlds for t in totals]
+        if (level.sound_trades or level.caution) and odds is not None:
+            values = self._careful(base, moves, odds, values)
+        return values
 
     def _pick(self, values: list[float], rng: random.Random, moves: list[int]) -> int:
         level = self.settings
         best = max(range(len(values)), key=lambda i: (values[i], -i))
+        is_flip = self.variant.board.move_code.is_flip
         if level.careless_flips_only:
             if not is_flip(moves[best]):
                 return best

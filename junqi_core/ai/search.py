@@ -21,13 +21,23 @@ that fight with the piece behind them).  The family strategy (`strategy`) builds
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from junqi_core import pieces as pc
-from junqi_core.ai.evaluate import WIN, move_delta
-from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, COLOUR_BIT, DEFENDER_WINS, FACE_DOWN
-from junqi_core.rules import Position, is_flip
+from junqi_core.ai.evaluate import WIN, move_delta, move_deltas
+from junqi_core.pieces import (
+    ATTACKER_WINS,
+    BOTH_REMOVED,
+    COLOUR_BIT,
+    COLOUR_BITS,
+    COLOUR_OF,
+    DEFENDER_WINS,
+    FACE_DOWN,
+    SIDE_AND_KIND,
+)
+from junqi_core.rules import Position
 from junqi_core.topology import NORTH, SOUTH
 
 if TYPE_CHECKING:
@@ -71,8 +81,6 @@ class Searcher:
     ) -> None:
         variant = strategy.variant
         cls = variant.position_class
-        # the last ply takes moves onto empty posts apart (`JunqiPosition.generate`)
-        self.split_quiet = strategy.split_quiet
         self.flips = strategy.flips  # Blind: a side may always turn a piece instead
         # taking the flag wins at once (Junqi); a Gunjin flag fights with the piece behind
         self.flag_wins = variant.flag_capture_ends
@@ -94,7 +102,7 @@ class Searcher:
         self.my_colour = -1
         self.marginal: dict[int, list[tuple[int, float]]] = {}
         # (move, attacker, belief square) -> that attack's terms in this world's tables
-        self._attack_terms: dict[int, tuple[float, float, float, float]] = {}
+        self._attack_terms: dict[tuple[int, int, int], tuple[float, float, float, float]] = {}
         self.clock = clock
         self.deadline = deadline
         self.nodes = 0
@@ -103,6 +111,9 @@ class Searcher:
         self._next_check = CHECK_EVERY
         self.combat = cls.combat
         self.flag_kind = cls.flag_kind
+        # how moves are taken apart: the post a move leaves, the post it reaches
+        self.frm_of = cls.move_code.frm
+        self.to_of = cls.move_code.to
         self.size = cls.spec.size
         self.camps = tuple(s in cls.spec.camps for s in range(cls.spec.size))
         self.frozen = getattr(cls, "frozen", (False,) * cls.spec.size)
@@ -125,7 +136,7 @@ class Searcher:
         fk = self.flag_kind
         for s, p in enumerate(pos.board):
             if p and not p & FACE_DOWN and p & 31 == fk:
-                flags[(p >> 5) & 1] = s
+                flags[COLOUR_OF[p]] = s
         self.flags = flags
 
     def _tick(self) -> None:
@@ -187,7 +198,7 @@ class Searcher:
         with it)."""
         combat = self.combat
         kind = p & 31
-        for a in self.attackers(board, s, colour << 5):
+        for a in self.attackers(board, s, COLOUR_BITS[colour]):
             if combat[a & 31][kind] != DEFENDER_WINS:
                 return True
         return False
@@ -206,16 +217,19 @@ class Searcher:
         if pos.decided is not None:
             return self.terminal(pos, ply)
         quiet: list[int] = []
-        if depth <= 1 and self.split_quiet:
+        can_flip = False
+        if depth <= 1:
             # the last ply takes moves onto empty posts apart (see `leaf`)
             moves: list[int] = []
             pos.generate(None, quiet.append, moves.append)  # type: ignore[attr-defined]
+            if self.flips:
+                can_flip = any(p & FACE_DOWN for p in pos.board)
         else:
             moves = pos.legal_moves()
-        can_flip = False
-        if self.flips and moves and moves[0] >> 6 == moves[0] & 63:
-            can_flip = True
-            moves = [m for m in moves if m >> 6 != m & 63]
+            frm_of, to_of = self.frm_of, self.to_of
+            if self.flips and moves and frm_of[moves[0]] == to_of[moves[0]]:
+                can_flip = True
+                moves = [m for m in moves if frm_of[m] != to_of[m]]
         if not moves and not quiet and not can_flip:
             return self._no_moves(pos, ply)
         if pos.quiet >= pos.quiet_limit:
@@ -224,7 +238,7 @@ class Searcher:
         if depth <= 1:
             return self.leaf(pos, moves, alpha, beta, score, ply, sign, can_flip, quiet)
         pst = self.pst
-        scored = [(sign * self.delta(pos, pst, m), m) for m in moves]
+        scored = [(sign * d, m) for d, m in zip(self.deltas(pos, pst, moves), moves, strict=True)]
         scored.sort(reverse=True)
         best = -INF
         if can_flip:  # flipping instead of moving: about neutral
@@ -248,6 +262,7 @@ class Searcher:
         return best
 
     delta = staticmethod(move_delta)
+    deltas = staticmethod(move_deltas)
 
     def leaf(
         self,
@@ -262,8 +277,10 @@ class Searcher:
         quiet_moves: list[int] | tuple[()] = (),
     ) -> float:
         """The last full-width ply: every move scored from its table delta, then the best
-        few (in order) checked for what the opponent could do at once.  `quiet_moves`
-        (Classic): moves known to go onto an empty post, scored without looking."""
+        few (in order) checked for what the opponent could do at once.  `quiet_moves`:
+        moves known to go onto an empty post (one piece's together), scored from the
+        piece's table row alone; only the best of them get an entry in the order at
+        first, the others only if the checks go that far (rarely)."""
         board = pos.board
         pst = self.pst
         self.nodes += len(moves) + len(quiet_moves)
@@ -285,30 +302,58 @@ class Searcher:
         # After a move without combat the quiet-move draw comes one ply nearer: fade the
         # lead towards a draw (0) as it does, so that a side ahead seeks combat.
         fade = 1.0 - FADE * ((pos.quiet + 1) / pos.quiet_limit) ** 2
-        cands = []
+        # (upper bound, value, move, combat result) per move; checked in descending order
+        cands: list[tuple[float, float, int, int]] = []
         append = cands.append
         guess = self.marginal if colour == self.my_colour and ply >= 2 else None
         last = pos.last_move
-        last_from = last >> 6
-        last_to = last & 63 if last_from != last & 63 else -1  # (a flip moved nothing)
+        frm_of = self.frm_of
+        to_of = self.to_of
+        last_from = frm_of[last]
+        last_to = to_of[last] if last_from != to_of[last] else -1  # (a flip moved nothing)
         faded = sign * fade
         combat = self.combat
         attack_terms = self._attack_terms
+        # A move onto an empty post outside the zone is worth faded * (score + d), d the
+        # change of its piece's table value, so the best of them have the highest
+        # sign * d (fade > 0): `top` is that, `tops` the moves that reach it, `second`
+        # the highest below it.
+        top = second = -INF
+        tops: list[int] = []
         mover_at = -1
-        for m in quiet_moves:  # one piece's moves come together
-            if m >> 6 != mover_at:
-                mover_at = m >> 6
-                row = pst[board[mover_at]]
-                here = row[mover_at]
-            to = m & 63
-            v = faded * (score + (row[to] - here))
-            append((v + UNSTOPPABLE if to in zone else v, v, m, ATTACKER_WINS))
+        for m in quiet_moves:
+            frm = frm_of[m]
+            if frm != mover_at:
+                mover_at = frm
+                p = board[frm]
+                row = pst[p]
+                here = row[frm]
+                hq = enemy_hq if p & 31 in occupiers else -1  # its entry there wins
+            to = to_of[m]
+            if to in zone:
+                if to == hq:
+                    return win
+                v = faded * (score + (row[to] - here))
+                append((v + UNSTOPPABLE, v, m, ATTACKER_WINS))
+                continue
+            if to == hq:
+                return win
+            k = sign * (row[to] - here)
+            if k > second:
+                if k > top:
+                    second = top
+                    top = k
+                    tops = [m]
+                elif k == top:
+                    tops.append(m)
+                else:
+                    second = k
         for m in moves:
-            frm = m >> 6
-            to = m & 63
+            frm = frm_of[m]
+            to = to_of[m]
             p = board[frm]
             q = board[to]
-            if not q:  # most moves: onto an empty post
+            if not q:  # onto an empty post (a root move scored alone)
                 if to == enemy_hq and p & 31 in occupiers:
                     return win
                 row = pst[p]
@@ -320,7 +365,7 @@ class Searcher:
                 where = last_from if to == last_to else to
                 known = guess.get(where)
                 if known is not None:
-                    key = (m << 7 | p) << 6 | where
+                    key = (m, p, where)
                     terms = attack_terms.get(key)
                     if terms is None:
                         terms = attack_terms[key] = self._attack_terms_over(p, frm, to, known)
@@ -351,12 +396,39 @@ class Searcher:
             v = sign * (score + d)
             # an upper bound: only a threat on the enemy flag can add to it
             append((v + UNSTOPPABLE if r == ATTACKER_WINS and to in zone else v, v, m, r))
+        # Every move onto an empty post without an entry yet is worth at most `bound`, and
+        # each entry above it comes before all of them in the full order.
+        exact = cands[:] if tops else cands
+        for m in tops:
+            frm = frm_of[m]
+            row = pst[board[frm]]
+            v = faded * (score + (row[to_of[m]] - row[frm]))
+            append((v, v, m, ATTACKER_WINS))
+        bound = faded * (score + sign * second) if second > -INF else -INF
+        complete = bound == -INF  # every move has its entry
         cands.sort(reverse=True)
-        for upper, v, m, r in cands:
+        i = 0
+        while True:
+            if i < len(cands):
+                upper, v, m, r = cands[i]
+                if upper <= bound and not complete:
+                    upper = bound  # the next move may be one without an entry yet
+            elif complete:
+                return best
+            else:
+                upper = bound
             if upper <= best:
-                break
-            frm = m >> 6
-            to = m & 63
+                return best
+            if upper == bound and not complete:
+                # the checks go below the entries made so far: make all, take up the order
+                # where it was (the first i entries are the same)
+                cands = exact + self._quiet_entries(board, quiet_moves, zone, faded, score)
+                cands.sort(reverse=True)
+                complete = True
+                continue
+            i += 1
+            frm = frm_of[m]
+            to = to_of[m]
             p = board[frm]
             saved = board[to]
             # play it on the board in place (no push) and look at the replies' chances
@@ -381,7 +453,32 @@ class Searcher:
                 best = v
                 if v >= beta:
                     return best
-        return best
+
+    def _quiet_entries(
+        self,
+        board: list[int],
+        quiet_moves: list[int] | tuple[()],
+        zone: frozenset[int] | tuple[()],
+        faded: float,
+        score: float,
+    ) -> list[tuple[float, float, int, int]]:
+        """`leaf`'s entries for every move onto an empty post outside the zone."""
+        pst = self.pst
+        frm_of, to_of = self.frm_of, self.to_of
+        out = []
+        append = out.append
+        mover_at = -1
+        for m in quiet_moves:
+            frm = frm_of[m]
+            if frm != mover_at:
+                mover_at = frm
+                row = pst[board[frm]]
+                here = row[frm]
+            to = to_of[m]
+            if to not in zone:
+                v = faded * (score + (row[to] - here))
+                append((v, v, m, ATTACKER_WINS))
+        return out
 
     def _attack_terms_over(
         self, p: int, frm: int, to: int, believed: list[tuple[int, float]]
@@ -397,7 +494,7 @@ class Searcher:
         flag_kind = self.flag_kind
         flag_behind = self.flag_behind
         flag_wins = self.flag_wins
-        takes_hq = to == self.hq[(p >> 5) & 1 ^ 1] and p & 31 in self.occupiers
+        takes_hq = to == self.hq[COLOUR_OF[p] ^ 1] and p & 31 in self.occupiers
         taken = other = gain = flag_chance = 0.0
         for q, prob in believed:
             kind = q & 31
@@ -485,7 +582,7 @@ class Searcher:
         board = pos.board
         colour = (pos.turn ^ 1 ^ pos.swap) & 1
         v = (1.0 if colour == 0 else -1.0) * score
-        if (p >> 5) & 1 == colour:
+        if COLOUR_OF[p] == colour:
             v -= self.hang * self.exposure(pos, board, square, p)
         if self.flag_threat(pos, board, colour):
             v -= THREAT
@@ -515,10 +612,11 @@ class Searcher:
         self.find_flags(pos)
         root_flags = list(self.flags)
         for m in moves:
-            frm = m >> 6
-            if not is_flip(m) and depth <= 1:
+            frm = self.frm_of[m]
+            flip = frm == self.to_of[m]
+            if not flip and depth <= 1:
                 v = self.leaf(pos, [m], -INF, INF, score, 0, self._sign(pos), False)
-            elif not is_flip(m):
+            elif not flip:
                 v = self._search_move(pos, m, depth, score, best - margin)
             else:
                 saved = board[frm]
@@ -527,7 +625,7 @@ class Searcher:
                     board[frm] = p | FACE_DOWN
                     delta = pst[p][frm] - pool_value[p]
                     if p & 31 == self.flag_kind:
-                        self.flags[(p >> 5) & 1] = frm
+                        self.flags[COLOUR_OF[p]] = frm
                     height = pos.height
                     pos.push(m)
                     self.nodes += 1
@@ -549,6 +647,15 @@ class Searcher:
         return values
 
 
+_JUNQI_MOVERS = tuple(
+    tuple(
+        bool(p) and not p & FACE_DOWN and COLOUR_OF[p] == colour and p & 31 < pc.LANDMINE
+        for p in range(128)
+    )
+    for colour in (0, 1)
+)
+
+
 class JunqiSearcher(Searcher):
     """Junqi (Classic, Blind): a side loses when an enemy piece reaches its flag."""
 
@@ -559,6 +666,8 @@ class JunqiSearcher(Searcher):
         self.rail_neighbours = strategy.variant.position_class.spec.rail_neighbours
         # the gates of a headquarters that an Engineer may reach round a railway corner
         self.rail_gates: tuple[bool, ...] = strategy.rail_gates
+        # per colour, by piece int: a face-up piece of that colour that moves
+        self.movers = _JUNQI_MOVERS
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
         if self.camps[s]:
@@ -570,19 +679,14 @@ class JunqiSearcher(Searcher):
         not a piece there could be attacked."""
         out = []
         frozen = self.frozen
+        mover = self.movers[COLOUR_OF[colour_bits]]
         for line in self.lines[s]:
             for t in line:
                 q = board[t]
-                if not q:
-                    continue
-                if (
-                    not q & FACE_DOWN
-                    and q & COLOUR_BIT == colour_bits
-                    and q & 31 < pc.LANDMINE
-                    and not frozen[t]
-                ):
-                    out.append(q)
-                break
+                if q:
+                    if mover[q] and not frozen[t]:
+                        out.append(q)
+                    break
         return out
 
     def rail_engineers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
@@ -592,14 +696,15 @@ class JunqiSearcher(Searcher):
         rail_neighbours = self.rail_neighbours
         engineer = pc.ENGINEER | colour_bits
         frozen = self.frozen
-        seen = {s}
+        seen = [False] * len(board)  # (faster than a set in Pyodide)
+        seen[s] = True
         frontier = [s]
         while frontier:
             u = frontier.pop()
             for t in rail_neighbours[u]:
-                if t in seen:
+                if seen[t]:
                     continue
-                seen.add(t)
+                seen[t] = True
                 q = board[t]
                 if not q:
                     frontier.append(t)
@@ -618,7 +723,7 @@ class JunqiSearcher(Searcher):
         flag = self.flags[colour]
         if flag is None or board[flag] & 31 != self.flag_kind:
             return False
-        enemy_bits = (colour ^ 1) << 5
+        enemy_bits = COLOUR_BITS[colour ^ 1]
         if self.gates:
             return self._gate_danger(pos, board, flag, colour, enemy_bits)
         for line in self.lines[flag]:
@@ -627,7 +732,7 @@ class JunqiSearcher(Searcher):
                 continue
             if not self.takers(pos, board, flag, self.reachers(board, gate, enemy_bits)):
                 continue
-            if self.camps[gate] or not self.reachers(board, gate, colour << 5):
+            if self.camps[gate] or not self.reachers(board, gate, COLOUR_BITS[colour]):
                 return True
         return False
 
@@ -638,7 +743,7 @@ class JunqiSearcher(Searcher):
         a gate (empty, or held by an own piece it beats) and would take the flag from
         there, where no own piece could take it (or trade with it) first."""
         combat = self.combat
-        own_bits = colour << 5
+        own_bits = COLOUR_BITS[colour]
         for line in self.lines[flag]:
             gate = line[0]
             held = board[gate]
@@ -662,7 +767,7 @@ class JunqiSearcher(Searcher):
         flag = self.flags[colour]
         if flag is None or board[flag] & 31 != self.flag_kind:
             return False
-        return bool(self.attackers(board, flag, (colour ^ 1) << 5))
+        return bool(self.attackers(board, flag, COLOUR_BITS[colour ^ 1]))
 
 
 class GuardedFlagSearcher(JunqiSearcher):
@@ -679,8 +784,34 @@ class GuardedFlagSearcher(JunqiSearcher):
         flag = self.flags[colour]
         if flag is None or board[flag] & 31 != self.flag_kind:
             return False
-        enemy_bits = (colour ^ 1) << 5
+        enemy_bits = COLOUR_BITS[colour ^ 1]
         return bool(self.takers(pos, board, flag, self.attackers(board, flag, enemy_bits)))
+
+
+@functools.cache
+def _gunjin_attack_tables(cls: type[Position]) -> tuple:
+    """What can attack a Gunjin square: a piece beside it; an Engineer running to it along
+    a ground ray (from two squares away or more: (first square, the rest) per ray); a
+    Plane flying to it from north or south over anything between (two squares away or
+    more).  Also per colour, by piece int: a piece that moves, an Engineer, a Plane."""
+    rays = cls.tables  # type: ignore[attr-defined]
+    n = cls.spec.size
+    runs = tuple(
+        tuple((ray[0], ray[1:]) for by_d in rays.ground_rays[s] for ray in by_d if len(ray) > 1)
+        for s in range(n)
+    )
+    flights = tuple(
+        tuple(t for d in (NORTH, SOUTH) for ray in rays.flight_rays[s][d] for t in ray[1:])
+        for s in range(n)
+    )
+    engineers, planes = (
+        tuple(
+            tuple(p & SIDE_AND_KIND == pc.piece(kind, colour) for p in range(128))
+            for colour in (0, 1)
+        )
+        for kind in (pc.G_ENGINEER, pc.PLANE)
+    )
+    return runs, flights, cls.gunjin_mover, engineers, planes  # type: ignore[attr-defined]
 
 
 class GunjinSearcher(Searcher):
@@ -691,33 +822,39 @@ class GunjinSearcher(Searcher):
         cls = strategy.variant.position_class
         hq = cls.spec.hqs
         self.hq = (hq[0][0], hq[1][0])
-        self.rays = cls.tables  # type: ignore[attr-defined]
+        # what can attack a square (`attackers`), per square and colour
+        attack = _gunjin_attack_tables(cls)
+        self.engineer_runs, self.plane_flights, self.movers, self.engineers, self.planes = attack
+        # per colour, by piece int: an occupier of it (whose entry into the enemy HQ wins)
+        self.occupier = tuple(
+            tuple(bool(mover[p]) and p & 31 in self.occupiers for p in range(128))
+            for mover in self.movers
+        )
+        # whether an occupier may come from afar (an Engineer's run, a Plane's flight)
+        self.occupiers_from_afar = bool(self.occupiers & {pc.G_ENGINEER, pc.PLANE})
 
     def find_flags(self, pos: Position) -> None:
         self.flags = [None, None]  # a Gunjin flag is no target: the headquarters is
 
     def attackers(self, board: list[int], s: int, colour_bits: int) -> list[int]:
-        out = []
-        for t in self.neighbours[s]:
-            q = board[t]
-            if q and q & COLOUR_BIT == colour_bits and q & 31 < pc.MINE:
-                out.append(q)
-        for rays in self.rays.ground_rays[s]:
-            for ray in rays:
-                for i, t in enumerate(ray):
-                    q = board[t]
-                    if not q:
-                        continue
-                    if i and q & COLOUR_BIT == colour_bits and q & 31 == pc.G_ENGINEER:
+        colour = COLOUR_OF[colour_bits]
+        mover = self.movers[colour]
+        out = [q for q in map(board.__getitem__, self.neighbours[s]) if mover[q]]
+        engineer = self.engineers[colour]
+        for first, rest in self.engineer_runs[s]:
+            if board[first]:
+                continue  # a piece beside s attacks from there (above) or blocks the run
+            for t in rest:
+                q = board[t]
+                if q:
+                    if engineer[q]:
                         out.append(q)
                     break
-        flight = self.rays.flight_rays[s]
-        for d in (NORTH, SOUTH):
-            for ray in flight[d]:
-                for t in ray[1:]:
-                    q = board[t]
-                    if q and q & COLOUR_BIT == colour_bits and q & 31 == pc.PLANE:
-                        out.append(q)
+        plane = self.planes[colour]
+        for t in self.plane_flights[s]:
+            q = board[t]
+            if plane[q]:
+                out.append(q)
         return out
 
     def can_parry(self, board: list[int], s: int, p: int, colour: int) -> bool:
@@ -732,7 +869,7 @@ class GunjinSearcher(Searcher):
                 q = board[t]
                 if (
                     q
-                    and (q >> 5) & 1 == colour
+                    and COLOUR_OF[q] == colour
                     and q & 31 < pc.MINE
                     and combat[kind][q & 31] != ATTACKER_WINS
                 ):
@@ -740,14 +877,19 @@ class GunjinSearcher(Searcher):
         return False
 
     def flag_threat(self, pos: Position, board: list[int], colour: int) -> bool:
-        enemy_bits = (colour ^ 1) << 5
+        enemy_bits = COLOUR_BITS[colour ^ 1]
         hq = self.hq[colour]
         inside = board[hq]
         if inside and inside & COLOUR_BIT == enemy_bits:
             return False
-        occupiers = self.occupiers
-        for a in self.attackers(board, hq, enemy_bits):
-            k = a & 31
-            if k in occupiers and (not inside or self.combat[k][inside & 31] == ATTACKER_WINS):
-                return True
-        return False
+        if self.occupiers_from_afar:
+            occupiers = self.occupiers
+            near = [a for a in self.attackers(board, hq, enemy_bits) if a & 31 in occupiers]
+        else:  # only a piece beside it can enter
+            occupier = self.occupier[colour ^ 1]
+            near = [q for q in map(board.__getitem__, self.neighbours[hq]) if occupier[q]]
+        if not inside:
+            return bool(near)
+        beaten = inside & 31
+        combat = self.combat
+        return any(combat[a & 31][beaten] == ATTACKER_WINS for a in near)

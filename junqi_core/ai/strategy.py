@@ -37,7 +37,7 @@ from junqi_core.ai.evaluate import (
     kinds_left,
     unstoppable,
 )
-from junqi_core.ai.prior import gunjin_prior
+from junqi_core.ai.prior import Prior, deployment_prior
 from junqi_core.ai.search import (
     HANG,
     GuardedFlagSearcher,
@@ -58,7 +58,6 @@ class Strategy:
     """What the CPU does under one family of rules (subclasses), for one Variant."""
 
     flips: ClassVar[bool] = False  # a turn may flip a face-down piece (Blind)
-    split_quiet: ClassVar[bool] = False  # the last ply takes quiet moves apart (Classic)
     values: ClassVar[dict[int, float]]  # material value per kind
     # per level, changes to its settings (`player.Level`) under this family
     level_settings: ClassVar[dict[str, dict]] = {}
@@ -101,9 +100,9 @@ class Strategy:
         """(pst, material values) for a world, kept in `cache` by what they depend on."""
         raise NotImplementedError
 
-    def prior(self, player: int) -> dict[int, dict[int, float]] | None:
+    def prior(self, player: int) -> Prior | None:
         """How the kinds of `player`'s layout usually stand (None: every layout alike)."""
-        return None
+        return deployment_prior(self.tables, player)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.variant!r}>"
@@ -132,15 +131,16 @@ def _junqi_lines(cls: type[Position]) -> Lines:
 class JunqiStrategy(Strategy):
     """Classic Junqi under any of its options."""
 
-    split_quiet = True
     values = JUNQI_VALUES
     enemy_half = True  # a movable piece in the enemy half gains (evaluate.junqi_tables)
     face_up_flag = False  # a flag lying face up costs its side (Blind)
     level_settings: ClassVar[dict[str, dict]] = {
         # Classic Hard: as many nodes as fit the page budget (p95 1.5 s in Pyodide); more
         # nodes mean more sampled worlds, and it scored better with each rise in the budget.
-        # It also looks through its flag's gates two moves ahead (`search._gate_danger`).
-        "hard": {"nodes": 450_000, "gate_watch": True},
+        # It also looks through its flag's gates two moves ahead (`search._gate_danger`),
+        # and expects the enemy's layout to look like the usual ones (`prior`): above all
+        # mines on the flag's gates, where a uniform belief sent its Marshal to die.
+        "hard": {"nodes": 450_000, "gate_watch": True, "deployment_prior": True},
     }
     searcher_class = JunqiSearcher
 
@@ -206,7 +206,6 @@ class BlindStrategy(JunqiStrategy):
     """Blind Junqi: every piece starts face down; face-up pieces are public."""
 
     flips = True
-    split_quiet = False
     enemy_half = False
     face_up_flag = True
     level_settings: ClassVar[dict[str, dict]] = {
@@ -282,6 +281,9 @@ class GunjinStrategy(Strategy):
             "min_worlds": 2,
             "nodes": 600_000,
             "weights": {"rush": 1.0, "spy_home": 1.0},
+            # it takes off each move's value all it leaves its Army General and its Spy
+            # exposed to (`caution`; Classic Hard a quarter: all of it made it lose more)
+            "caution": 1.0,
         },
     }
     searcher_class = GunjinSearcher
@@ -317,9 +319,6 @@ class GunjinStrategy(Strategy):
             built = gunjin_tables(self.tables, left, ws, rushing or (frozenset(), frozenset()))
             tables = _remember(cache, key, built)
         return tables
-
-    def prior(self, player: int) -> dict[int, dict[int, float]]:
-        return gunjin_prior(self.tables, player)
 
 
 @functools.cache

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from junqi_core.bots.greedy import GreedyBot
 from junqi_core.bots.heuristic import HeuristicBot
+from junqi_core.bots.reply import ReplyBot
 from junqi_core.bots.rusher import RusherBot
 from junqi_core.bots.turtle import TurtleBot
 
-BOTS: dict[str, type] = {cls.level: cls for cls in (GreedyBot, RusherBot, TurtleBot, HeuristicBot)}
+BOTS: dict[str, type] = {
+    cls.level: cls for cls in (GreedyBot, RusherBot, TurtleBot, HeuristicBot, ReplyBot)
+}

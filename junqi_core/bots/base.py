@@ -113,8 +113,9 @@ class Picture:
             pos = self.position()
             if vacated is not None:
                 pos.board[vacated] = 0
+            split = pos.move_code.split
             for m in pos.legal_moves(self.them):
-                frm, to = m >> 6, m & 63
+                frm, to = split(m)
                 if frm != to:
                     reach.setdefault(to, []).append((frm, frozenset(self.theirs[frm])))
             return reach
@@ -132,9 +133,9 @@ class Picture:
                     pos.board[s] = pc.piece(rules.still_rep, self.them)
             if vacated is not None:
                 pos.board[vacated] = 0
-            gathered: dict[tuple[int, int], None] = {}
-            for m in pos.legal_moves(self.them):
-                gathered[(m >> 6, m & 63)] = None
+            gathered: dict[tuple[int, int], None] = dict.fromkeys(
+                map(pos.move_code.split, pos.legal_moves(self.them))
+            )
             for frm, to in gathered:
                 kinds = frozenset(k for k in self.theirs[frm] if rules.move_class[k] == c)
                 reach.setdefault(to, []).append((frm, kinds))
@@ -196,6 +197,32 @@ class Picture:
             worst = max(worst, p)
         return worst
 
+    def likely_flag_hqs(self) -> list[int]:
+        """Classic: the enemy headquarters likeliest to hold the flag (both when even)."""
+        hqs = self.rules.board.hqs[self.them]
+        chance = {h: self.theirs.get(h, {}).get(pc.FLAG, 0.0) for h in hqs}
+        best = max(chance.values())
+        return [h for h in hqs if chance[h] >= best - 1e-9]
+
+    def targets(self) -> frozenset[int]:
+        """Where to head for: the enemy HQ (Gunjin), its headquarters likeliest to hold
+        the flag (Classic), a face-up enemy flag or else the enemy pieces one of ours
+        surely beats (Blind)."""
+        rules = self.rules
+        if rules.variant == "gunjin":
+            return frozenset(rules.board.hqs[self.them])
+        if rules.variant == "classic":
+            return frozenset(self.likely_flag_hqs())
+        flags = [s for s, odds in self.theirs.items() if rules.flag in odds]
+        if flags:
+            return frozenset(flags)
+        prey = [
+            s
+            for s, odds in self.theirs.items()
+            if any(self.attack_odds(k, odds)[0] == 1.0 for k in self.mine.values())
+        ]
+        return frozenset(prey)
+
     def value_of(self, odds: dict[int, float]) -> float:
         values = self.rules.values
         return sum(p * values[k] for k, p in odds.items())
@@ -210,6 +237,7 @@ class Bot:
 
     level = "bot"
     salt = 0
+    tracker_class: type[Tracker] = Tracker  # how this bot keeps its record of enemy pieces
 
     def __init__(self, variant: Variant | str, player: int, seed: int = 0) -> None:
         if isinstance(variant, str):
@@ -244,7 +272,7 @@ class Bot:
         rng = random.Random(self.seed * 1_000_003 + view["ply"] * 7_919 + self.salt)
         board = self.rules.board
         moves = [parse_move(board, a) for a in legal]
-        best = self.pick(picture, [(m >> 6, m & 63) for m in moves], rng)
+        best = self.pick(picture, [board.move_code.split(m) for m in moves], rng)
         return legal[best]
 
     def answer_draw(self, view: dict) -> bool:
@@ -268,7 +296,7 @@ class Bot:
             return None
         tracker = self._tracker
         if tracker is None or not tracker.follow(view["history"]):
-            tracker = Tracker(self.rules, self.player)
+            tracker = self.tracker_class(self.rules, self.player)
             if not tracker.follow(view["history"]):
                 tracker = None  # a position set up by hand: the board alone
         if tracker is not None:

@@ -69,7 +69,7 @@ class HeuristicBot(Bot):
 
     def pick(self, picture: Picture, moves: list[tuple[int, int]], rng: random.Random) -> int:
         rules = self.rules
-        targets = self._targets(picture)
+        targets = picture.targets()
         hops = rules.hops(targets) if targets else None
         alarm = self._alarm(picture)
         guard = self._guard_posts(picture)
@@ -154,25 +154,6 @@ class HeuristicBot(Bot):
 
     def _engineer(self) -> int:
         return pc.G_ENGINEER if self.variant == "gunjin" else pc.ENGINEER
-
-    def _targets(self, picture: Picture) -> frozenset[int]:
-        rules = self.rules
-        if self.variant == "gunjin":
-            return frozenset(rules.board.hqs[picture.them])
-        if self.variant == "classic":
-            hqs = rules.board.hqs[picture.them]
-            chance = {h: picture.theirs.get(h, {}).get(pc.FLAG, 0.0) for h in hqs}
-            best = max(chance.values())
-            return frozenset(h for h in hqs if chance[h] >= best - 1e-9)
-        flags = [s for s, odds in picture.theirs.items() if rules.flag in odds]
-        if flags:
-            return frozenset(flags)
-        prey = [
-            s
-            for s, odds in picture.theirs.items()
-            if any(picture.attack_odds(k, odds)[0] == 1.0 for k in picture.mine.values())
-        ]
-        return frozenset(prey)
 
     def _alarm(self, picture: Picture) -> dict[int, float]:
         """Enemy square -> what striking it is worth: a piece that can hit the flag

@@ -98,10 +98,7 @@ class RusherBot(Bot):
         if self.variant == "gunjin":
             return frozenset(rules.board.hqs[picture.them])
         if self.variant == "classic":
-            hqs = rules.board.hqs[picture.them]
-            chance = {h: picture.theirs.get(h, {}).get(pc.FLAG, 0.0) for h in hqs}
-            best = max(chance.values())
-            likely = [h for h in hqs if chance[h] >= best - 1e-9]
+            likely = picture.likely_flag_hqs()
             return frozenset([likely[self.seed % len(likely)]])
         flags = [s for s, odds in picture.theirs.items() if rules.flag in odds]
         if flags:

@@ -243,19 +243,7 @@ class Tracker:
         left = Counter(counts)
         left.subtract(self.lost_kinds())
         rows = {s: dict.fromkeys(self.cands[pid], 1.0) for s, pid in self.at.items()}
-        for _ in range(3):
-            column: Counter = Counter()
-            for row in rows.values():
-                for k, w in row.items():
-                    column[k] += w
-            scale = {k: max(left[k], 0.05) / w for k, w in column.items()}
-            for row in rows.values():
-                total = 0.0
-                for k in row:
-                    row[k] *= scale[k]
-                    total += row[k]
-                for k in row:
-                    row[k] /= total
+        balance(rows.values(), {k: max(left[k], 0.05) for k in counts}, 3)
         return rows
 
     def lost_kinds(self) -> Counter:
@@ -271,3 +259,101 @@ def unknown_odds(rules: Rules, lost: Counter | None = None) -> dict[int, float]:
     weights = {k: max(n - lost[k], 0.05) for k, n in rules.counts.items()}
     total = sum(weights.values())
     return {k: w / total for k, w in weights.items()}
+
+
+class ExactTracker(Tracker):
+    """`Tracker` with the piece counts read exactly: a kind stays possible for a piece
+    only if the other pieces (removed ones included) can still take up every kind's
+    count around it, and chances are spread over all the enemy's pieces, removed ones
+    with kinds not yet known included.
+
+    One assignment of kinds to pieces that fits every record is found by augmenting
+    paths; a piece may then be kind k exactly when the kinds form a chain from k back
+    to the piece's own kind in that assignment (a piece of k that could be k2, a piece
+    of k2 that could be k3, ... up to its kind), each step freeing a slot for the one
+    before it."""
+
+    def _counts(self) -> None:
+        if self.rules.rules.flag_capture_ends:  # a flag taken would have ended the game
+            for pid, dead in enumerate(self.dead):
+                if dead and len(self.cands[pid]) > 1:
+                    self.cands[pid].discard(self.rules.flag)
+        super()._counts()
+        assigned = self._assignment()
+        if assigned is None:
+            return  # records this bot cannot reconcile: keep the simple deductions
+        kinds = list(self.rules.counts)
+        steps: dict[int, set[int]] = {k: set() for k in kinds}
+        for pid, c in enumerate(self.cands):
+            steps[assigned[pid]].update(c)
+        reach: dict[int, set[int]] = {}
+        for k in kinds:
+            seen = {k}
+            frontier = [k]
+            while frontier:
+                for nxt in steps[frontier.pop()]:
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        frontier.append(nxt)
+            reach[k] = seen
+        for pid, c in enumerate(self.cands):
+            own = assigned[pid]
+            c.intersection_update({k for k in c if own in reach[k]})
+
+    def _assignment(self) -> list[int] | None:
+        """Piece number -> a kind in its record, every kind used exactly its count."""
+        counts = self.rules.counts
+        if len(self.cands) != sum(counts.values()):
+            return None
+        holders: dict[int, list[int]] = {k: [] for k in counts}
+        kind_of: list[int] = [0] * len(self.cands)
+
+        def place(pid: int, tried: set[int]) -> bool:
+            for k in self.cands[pid]:
+                if k in tried:
+                    continue
+                tried.add(k)
+                if len(holders[k]) < counts[k] or any(
+                    place(other, tried) and _release(holders[k], other)
+                    for other in list(holders[k])
+                ):
+                    holders[k].append(pid)
+                    kind_of[pid] = k
+                    return True
+            return False
+
+        for pid in range(len(self.cands)):
+            if not place(pid, set()):
+                return None
+        return kind_of
+
+    def odds(self) -> dict[int, dict[int, float]]:
+        """As `Tracker.odds`, but every piece (removed ones too) shares out the counts,
+        and the chances are balanced until they settle."""
+        rows = [dict.fromkeys(c, 1.0) for c in self.cands]
+        balance(rows, self.rules.counts, 12)
+        return {s: rows[pid] for s, pid in self.at.items()}
+
+
+def balance(rows, totals: dict[int, float], rounds: int) -> None:
+    """Scale each piece's chances (in place) so that each kind's chances over the pieces
+    add up to its `totals`, then each piece's to one; `rounds` times."""
+    for _ in range(rounds):
+        column: Counter = Counter()
+        for row in rows:
+            for k, w in row.items():
+                column[k] += w
+        scale = {k: totals[k] / w for k, w in column.items()}
+        for row in rows:
+            total = 0.0
+            for k in row:
+                row[k] *= scale[k]
+                total += row[k]
+            for k in row:
+                row[k] /= total
+
+
+def _release(holders: list[int], pid: int) -> bool:
+    """Take `pid` out of a kind's holders (it has just been placed elsewhere)."""
+    holders.remove(pid)
+    return True

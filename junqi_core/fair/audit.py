@@ -229,12 +229,13 @@ class _Audit:
             if player != referee.turn or move not in referee.legal_moves():
                 raise Broken(player, h, "illegal_action", f"{action} is not a legal move here")
         removed_before = [list(r) for r in referee.removed]
+        code = referee.position.move_code
         is_attack = (
-            move is not None and move >> 6 != move & 63 and referee.position.board[move & 63]
+            move is not None and not code.is_flip(move) and referee.position.board[code.to[move]]
         )
         if is_attack and not self.blind:
             self._check_combat(h, record, move)
-        if move is not None and move >> 6 == move & 63:
+        if move is not None and code.is_flip(move):
             self._check_flip(h, record, move)
         if record.partial:
             return  # a disputed action that never completed: its parts are checked
@@ -267,7 +268,7 @@ class _Audit:
         the attacker announced that outcome."""
         position = self.referee.position  # type: ignore[union-attr]
         attacker, defender = record.player, other_side(record.player)
-        frm, to = move >> 6, move & 63
+        frm, to = position.move_code.split(move)
         a_kind = position.board[frm] & KIND_MASK
         d_kind = position.board[to] & KIND_MASK
         d_index = combat.defender_index(position, to)
@@ -302,7 +303,7 @@ class _Audit:
             raise Broken(attacker, h, "false_outcome", "announced a combat outcome that is false")
 
     def _check_flip(self, h: int, record: Record, move: int) -> None:
-        post = POSTS.index(move >> 6)
+        post = POSTS.index(self.referee.position.move_code.frm[move])  # type: ignore[union-attr]
         host = self.t.host
         guest = other_side(host)
         shares = record.shares

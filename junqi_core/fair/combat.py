@@ -12,7 +12,7 @@ the flag's index, which loses to every attacker.
 
 from __future__ import annotations
 
-from junqi_core.pieces import COLOUR_BIT, DEFENDER_WINS, KIND_MASK
+from junqi_core.pieces import COLOUR_BIT, DEFENDER_WINS, KIND_MASK, colour_of
 from junqi_core.rules import GunjinPosition, Position
 
 FLAG_TAKEN = 4
@@ -63,7 +63,7 @@ def defender_index(position: Position, square: int) -> int:
     kind = p & KIND_MASK
     flag_behind = getattr(position, "flag_behind", True)  # a Gunjin rule option
     if isinstance(position, GunjinPosition) and kind == position.flag_kind and flag_behind:
-        behind = position.tables.behind[(p >> 5) & 1][square]
+        behind = position.tables.behind[colour_of(p)][square]
         if behind is not None:
             q = position.board[behind]
             if q and q & COLOUR_BIT == p & COLOUR_BIT:

@@ -68,7 +68,7 @@ def on_their_attack(state: GameState, msg: m.Act, move: int) -> Step:
     mine, theirs, facts = state.mine, state.theirs, state.facts
     if theirs.key is None or mine.key is None:
         raise FairError("unexpected", "no oblivious-transfer key is ready")
-    h, to, position = state.h, move & 63, state.shadow.position
+    h, to, position = state.h, facts.spec.move_code.to[move], state.shadow.position
     conduct = facts.conduct
     d_index = conduct.fight_index(position, to)
     rows = conduct.defender_rows(facts.cls, position.board[to] & KIND_MASK, d_index)
@@ -157,7 +157,7 @@ def on_ot_rows(state: GameState, msg: m.OtRows, now: float) -> Step:
         player=state.opp, action=pending.action, outcome=msg.outcome, up=pending.up, down=down
     )
     step = Step(state).update(theirs=replace(state.theirs, key=msg.key), pending=None)
-    to = parse_move(facts.spec, pending.action) & 63
+    to = facts.spec.move_code.to[parse_move(facts.spec, pending.action)]
     kind = state.shadow.position.board[to] & KIND_MASK
     if (
         row is None
@@ -191,7 +191,7 @@ def shown_cards(state: GameState) -> set[int]:
 
 def on_their_flip(state: GameState, msg: m.Act, move: int) -> Step:
     """The other side flips: read its card, answer with this side's share."""
-    square, h = move >> 6, state.h
+    square, h = state.facts.spec.move_code.frm[move], state.h
     if not state.shadow.position.board[square] & FACE_DOWN:
         raise FairError("illegal_move", "that piece is already face up")
     record = Record(player=state.opp, action=msg.action, shares=shares(state, theirs=msg.share))

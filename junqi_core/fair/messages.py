@@ -102,6 +102,29 @@ def _object(x: Any) -> None:
         _fail("expected an object")
 
 
+# An opening nests two deep: {"layout": {square: letter}, "salts": ..., "ot": ...} or
+# {"e": ..., "perm": [...]}.  It waits in this page's saved state until the audit reads it,
+# so a deeper one would make that state nest deeper than a saved state may (text.MAX_DEPTH):
+# it is refused here, and judged by the audit only in shape.
+OPENING_DEPTH = 2
+
+
+def _nesting(x: Any) -> int:
+    """How deep lists and objects nest in a value (a message's value nests at most
+    text.MAX_DEPTH deep: it was read with that cap)."""
+    if isinstance(x, dict):
+        return 1 + max(map(_nesting, x.values()), default=0)
+    if isinstance(x, list):
+        return 1 + max(map(_nesting, x), default=0)
+    return 0
+
+
+def _opening(x: Any) -> None:
+    _object(x)
+    if _nesting(x) > OPENING_DEPTH:
+        _fail(f"an opening nests lists and objects at most {OPENING_DEPTH} deep")
+
+
 def _rules(x: Any) -> None:
     if not isinstance(x, dict) or set(x) != {"variant", "preset", "options"}:
         _fail("rules are {variant, preset, options}")
@@ -269,7 +292,7 @@ class Dispute(Message):
 
 @message("open")
 class Open(Message):
-    secrets: Any = wire(_object)
+    secrets: Any = wire(_opening)
 
 
 @message("rematch")

@@ -41,7 +41,7 @@ from junqi_core.fair.state import (
 )
 from junqi_core.fair.step import Step, add_record, check_h, expect, own_action, rebuilt
 from junqi_core.notation import NotationError, parse_move
-from junqi_core.rules import PASS, GunjinPosition
+from junqi_core.rules import GunjinPosition
 
 META = ("offer", "accept", "decline", "timeout")
 DRAW = ("offer", "accept", "decline")
@@ -153,7 +153,7 @@ def _move(step: Step, action: str) -> Step:
         raise FairError("bad_action", str(error)) from None
     if move not in state.shadow.legal_moves():
         raise FairError("illegal_move", f"{action} is not a legal action now")
-    frm, to = move >> 6, move & 63
+    frm, to = state.facts.spec.move_code.split(move)
     if frm == to:
         return fights.flip(step, action, frm)
     if state.shadow.position.board[to] and not state.facts.public:
@@ -213,9 +213,10 @@ def _on_act(state: GameState, msg: m.Act, now: float) -> Step:
         move = parse_move(facts.spec, action)
     except NotationError as error:
         raise FairError("bad_action", str(error)) from None
-    if move == PASS:  # the engine's word for a lost turn; on the wire that is `timeout`
+    # 'pass' is the engine's word for a lost turn; on the wire that is `timeout`
+    if move == facts.spec.move_code.PASS:
         raise FairError("malformed", "'pass' is not an action; a lost turn is 'timeout'")
-    frm, to = move >> 6, move & 63
+    frm, to = facts.spec.move_code.split(move)
     if frm == to:
         if not facts.public or extras != {"share"}:
             raise FairError("malformed", "a flip carries a share and nothing else")

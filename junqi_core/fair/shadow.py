@@ -156,7 +156,7 @@ def new_shadow(rules: dict) -> ShadowGame:
 def shape_possible(position: Position, player: int, move: Move) -> bool:
     """Whether some movable piece of `player` standing on the move's origin could make it
     (the other side's rank is unknown; the audit checks the real one)."""
-    frm = move >> 6
+    frm = position.move_code.frm[move]
     p = position.board[frm]
     colour = position.colour_of(player)
     if not p or colour is None or position.piece_owner(p) != player:

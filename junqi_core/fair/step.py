@@ -119,7 +119,8 @@ def _apply(shadow: ShadowGame, state: GameState, record: Record) -> HistoryEntry
             forced = record.outcome & combat.RESULT_MASK
             if record.outcome & combat.FLAG_TAKEN and record.player == facts.seat:
                 flag_colour = position.colour_of(facts.opp)
-                position.board[move & 63] = make_piece(position.flag_kind, flag_colour)
+                flag = make_piece(position.flag_kind, flag_colour)
+                position.board[facts.spec.move_code.to[move]] = flag
     entry = shadow.apply_known(record.player, action, forced, trusted)
     if record.claim == "occupation" and record.player != facts.seat:
         shadow.end_with(Outcome(record.player, "occupation"))

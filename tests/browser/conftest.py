@@ -5,10 +5,12 @@
   headers; `faults` maps a path suffix to a way of breaking it, see FaultyHandler).
 - `server`: the default server at "/".
 - `browser`: headless Debian Chromium through Python Playwright (`executable_path`).
-- `ready_page`: one ready page per test module, for tests that only call the engine.
-- `site`: opens pages in a fresh context that aborts and counts every request leaving
+- `ready_page`: one ready page for the session, for tests that only call the engine.
+- `site`: opens pages in a browser context that aborts and counts every request leaving
   127.0.0.1 (asserted zero at teardown), collects console messages, and saves a screenshot
-  of each page to test-artifacts/.
+  of each page to test-artifacts/. The context is the session's `shared_context` (a
+  return visit: the engine starts from its snapshot; nothing saved by earlier tests), or a
+  new one for tests marked `new_context` and tests that start their own server (`serve`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sitekit import (  # noqa: F401  (re-exported for tests that import from con
     READY_TIMEOUT_MS,
     ROOT,
     FaultyHandler,
+    SharedContext,
     Site,
     build,
     call,
@@ -88,20 +91,38 @@ def browser(playwright):
     browser.close()
 
 
+@pytest.fixture(scope="session")
+def shared_context(browser, _session_server):
+    shared = SharedContext(browser, _session_server.url)
+    yield shared
+    shared.close()
+    assert shared.strays == [], f"requests left 127.0.0.1: {shared.strays}"
+
+
+def needs_new_context(request) -> bool:
+    return bool(request.node.get_closest_marker("new_context")) or "serve" in request.fixturenames
+
+
 @pytest.fixture
 def site(browser, request):
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
-    s = Site(browser, name)
-    yield s
-    s.close()
+    if needs_new_context(request):
+        s = Site(browser, name)
+        yield s
+        s.close()
+    else:
+        shared = request.getfixturevalue("shared_context")
+        s = shared.site(name)
+        yield s
+        shared.release(s)
     assert s.external == [], f"requests left 127.0.0.1: {s.external}"
 
 
-@pytest.fixture(scope="module")
-def ready_page(browser, _session_server, request):
-    """One page at the ready state, shared by a module's tests that only call the engine
-    (each fresh page costs a full Pyodide start). Same guard as `site`."""
-    s = Site(browser, re.sub(r"[^\w.-]+", "_", request.module.__name__) + "-shared")
+@pytest.fixture(scope="session")
+def ready_page(browser, _session_server):
+    """One page at the ready state, shared by the tests that only call the engine (each
+    fresh page costs a full Pyodide start). Its own context; same guard as `site`."""
+    s = Site(browser, "ready-page")
     page = s.open(_session_server.url)
     yield page
     s.close()

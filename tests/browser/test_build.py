@@ -173,6 +173,79 @@ def test_no_tests_collected_is_a_failure(monkeypatch, tmp_path):
     assert calls[0] == "build"
 
 
+def test_build_test_runs_the_checks_and_prints_the_slowest_tests(monkeypatch):
+    """`build.py test` runs ruff (lint and format) and the JS type check besides pytest,
+    asks pytest for the slowest tests, and fails when a check fails even if pytest passes."""
+    commands = []
+
+    class Result:
+        def __init__(self, code):
+            self.returncode = code
+
+    def run(command, **kwargs):
+        commands.append(command)
+        return Result(1 if command[-2:] == ["check", "."] else 0)
+
+    monkeypatch.setattr(build, "install_test_requirements", lambda: "python")
+    monkeypatch.setattr(build, "build", lambda: None)
+    monkeypatch.setattr(build.subprocess, "run", run)
+    assert build.run_tests(["tests/x.py"]) == 1  # ruff check failed, pytest passed
+    ran = [" ".join(c) for c in commands]
+    assert "python -m ruff check ." in ran
+    assert "python -m ruff format --check ." in ran
+    assert sum(1 for c in ran if "typescript/bin/tsc -p tsconfig" in c) == 2
+    pytest_run = commands[-1]
+    assert pytest_run[:3] == ["python", "-m", "pytest"]
+    assert any(a.startswith("--durations=") for a in pytest_run) and pytest_run[-1] == "tests/x.py"
+
+    commands.clear()
+    monkeypatch.setattr(build.subprocess, "run", lambda c, **k: commands.append(c) or Result(0))
+    assert build.run_tests([]) == 0
+
+
+def test_the_type_check_covers_every_page_script():
+    """tsconfig.json checks every script of web/js but the worker, tsconfig.worker.json the
+    worker (its globals are a worker's, not a page's): nothing is left out."""
+    import subprocess
+
+    def listed(config):
+        run = subprocess.run(
+            ["node", str(build.TSC), "-p", config, "--listFilesOnly"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        assert run.returncode == 0, run.stdout + run.stderr
+        return {
+            Path(line).resolve().relative_to(ROOT).as_posix()
+            for line in run.stdout.splitlines()
+            if "/node_modules/" not in line and line.endswith(".js")
+        }
+
+    scripts = {p.relative_to(ROOT).as_posix() for p in (ROOT / "web" / "js").rglob("*.js")}
+    assert listed("tsconfig.json") == scripts - {"web/js/worker.js"}
+    assert listed("tsconfig.worker.json") == {"web/js/worker.js"}
+
+
+def test_test_tools_are_pinned():
+    """Every test tool at an exact version: the Python ones (and what they need) and the
+    npm ones, so every machine runs the same checks."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for requirement in project["optional-dependencies"]["test"]:
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][0-9A-Za-z.]*", requirement), requirement
+    constraints = (ROOT / "test-constraints.txt").read_text().splitlines()
+    for line in constraints:
+        if line.strip() and not line.startswith("#"):
+            assert re.fullmatch(r"[a-z0-9_.-]+==[0-9][0-9A-Za-z.]*", line), line
+    package = json.loads((ROOT / "package.json").read_text())
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    pins = {**package["dependencies"], **package["devDependencies"]}
+    assert "typescript" in package["devDependencies"]
+    for name, version in pins.items():
+        assert re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", version), (name, version)
+        assert lock["packages"][f"node_modules/{name}"]["version"] == version, name
+
+
 def test_files_are_where_docs_say(dist):
     manifest = json.loads((dist / "build.json").read_text())
     top = {p.name for p in dist.iterdir()}

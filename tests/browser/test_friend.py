@@ -21,7 +21,7 @@ import time
 
 import pytest
 from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
-from sitekit import CHROMIUM_ARGS, Site
+from sitekit import CHROMIUM_ARGS, SharedContext, Site
 
 import build
 
@@ -65,15 +65,25 @@ def rtc_browser(playwright):
     browser.close()
 
 
+@pytest.fixture(scope="module")
+def devices(rtc_browser, _session_server):
+    """The two devices, one browser context each, lent to each test in turn (see
+    SharedContext: nothing saved survives from one test to the next)."""
+    url = _session_server.url
+    shared = [SharedContext(rtc_browser, url, init_scripts=[LOG_SENDS]) for _ in range(2)]
+    yield shared
+    for device in shared:
+        device.close()
+        assert device.strays == [], f"requests left 127.0.0.1: {device.strays}"
+
+
 @pytest.fixture
-def pair(rtc_browser, server, request):
+def pair(devices, request):
     name = re.sub(r"[^\w.-]+", "_", request.node.name)
-    sites = [Site(rtc_browser, f"{name}-host"), Site(rtc_browser, f"{name}-guest")]
-    for s in sites:
-        s.context.add_init_script(LOG_SENDS)
+    sites = [devices[0].site(f"{name}-host"), devices[1].site(f"{name}-guest")]
     yield sites
-    for s in sites:
-        s.close()
+    for device, s in zip(devices, sites, strict=True):
+        device.release(s)
     for s in sites:
         assert s.external == [], f"requests left 127.0.0.1: {s.external}"
         errors = [m for m in s.console if m.startswith(("pageerror", "error"))]

@@ -373,3 +373,51 @@ def test_bad_files_and_links_are_refused_and_the_start_screen_keeps_working(site
     assert page.get_attribute(REPLAY, "data-last") == str(len(game.history))
     page.click("#replay-close")
     page.wait_for_selector(".start #btn-play")
+
+
+# From the first moment of a page: every screen #app shows, with whether the engine was up.
+SCREENS_JS = """
+window.__screens = [];
+new MutationObserver(() => {
+  const app = document.getElementById('app');
+  const shown = app && (app.querySelector('section.replay') ? 'replay'
+    : app.querySelector('.start, #btn-play') ? 'start' : null);
+  const last = window.__screens[window.__screens.length - 1];
+  if (shown && shown !== last?.screen) {
+    window.__screens.push({screen: shown, engine: Boolean(window.junqi?.link?.ready),
+      status: document.getElementById('replay-status')?.textContent ?? null});
+  }
+}).observe(document, {subtree: true, childList: true});
+"""
+
+
+def test_a_shared_link_opens_straight_into_its_replay(site, serve):
+    """A #replay= link shows the replay screen at once, "Preparing the replay…", while the
+    engine starts (its game wheel held back 4 s here), never the start form; the replay
+    fills in when the engine answers."""
+    game = random_game("gunjin", 5, max_plies=24)
+    game.apply(game.turn, f"resign:{game.turn}")
+    server = serve(faults={".whl": ("delay", 4)})
+    site.context.add_init_script(SCREENS_JS)
+    page = site.open(server.url + "#replay=" + encode_link(game), wait=None)
+    page.wait_for_selector(REPLAY, state="attached")
+    first = page.evaluate("window.__screens")[0]
+    assert first == {"screen": "replay", "engine": False, "status": "Preparing the replay…"}
+    assert page.get_attribute(REPLAY, "data-busy") == "true"
+    assert page.is_disabled("#replay-forward")
+    assert "#replay" not in page.url
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("document.getElementById('replay-message').textContent")
+    assert page.inner_text("#replay-message").startswith("The engine is starting (")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "replay-preparing-390x844.png"))
+    wait_replay(page, "all")
+    assert page.evaluate("window.junqi.link.ready")
+    assert page.get_attribute(REPLAY, "data-variant") == "gunjin"
+    assert page.get_attribute(REPLAY, "data-last") == str(len(game.history))
+    check_step(page, expected_boards(export_record(game), "all"), 0)
+    assert [s["screen"] for s in page.evaluate("window.__screens")] == ["replay"]
+    page.click("#replay-forward")
+    assert step_of(page) == 1
+    page.click("#replay-close")
+    page.wait_for_selector(".start #btn-play")

@@ -283,6 +283,7 @@ HOLD_ENGINE_JS = """
 SUMMARY_JS = "() => JSON.parse(localStorage.getItem('junqi.saved.v1'))"
 
 
+@pytest.mark.new_context  # an init script holds the engine back
 def test_the_start_screen_knows_the_saved_game_before_the_engine(site, server):
     """A reload, and Play tapped before the engine is up: the start screen already offers
     the saved game (from the summary the page keeps in local storage, nothing hidden in
@@ -317,6 +318,82 @@ def test_the_start_screen_knows_the_saved_game_before_the_engine(site, server):
     assert local["summary"] == saved["summary"]
     for word in SAVE_WORDS:
         assert word not in json.dumps(local)
+
+
+# A save the local summary does not tell of: written by a version of the page before the
+# summary, or a summary the storage would not keep (full, or cleared on its own).
+FORGET_SUMMARY_JS = "localStorage.removeItem('junqi.saved.v1')"
+
+
+@pytest.mark.new_context  # init scripts: no local summary, the engine held back
+def test_an_early_play_asks_even_when_no_local_summary_tells_of_the_saved_game(site, server):
+    """Play tapped before the engine is up, with a save in the browser's storage but no
+    summary of it in local storage: the page does not take "no summary" for "no save". It
+    waits for the engine to say what the save is and asks before the new game replaces it;
+    "no" keeps it."""
+    page, d = open_page(site, server, seed=5)
+    d.start("classic", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    play_moves(d, 2)
+    ply = d.ply
+    wait_saved(page, ply)
+
+    site.context.add_init_script(FORGET_SUMMARY_JS)
+    site.context.add_init_script(HOLD_ENGINE_JS)
+    page.reload()
+    page.wait_for_selector("#app[data-ui=ready]", state="attached")
+    assert page.evaluate("document.documentElement.dataset.state") == "loading"
+    assert not page.is_visible("#btn-continue")  # nothing on the page tells of it yet
+    page.click("#btn-play")
+    page.evaluate("window.__releaseEngine()")
+    page.wait_for_selector("dialog.confirm", timeout=60_000)
+    assert "replaces the unfinished one" in page.inner_text("dialog.confirm")
+    page.click("dialog.confirm [data-answer=no]")
+    page.wait_for_selector("#btn-continue")
+    assert page.is_visible(".start")
+    assert page.evaluate(READ_SAVE_JS)["summary"]["ply"] == ply
+
+
+def _friend_save_in_setup() -> dict:
+    """An unfinished friend game as the page keeps it in local storage (ctrl/friendlink.js,
+    localSaves): the host's side of a Classic game both pages have started setting up."""
+    from tests.fairkit import Table
+
+    table = Table("classic", seed=4)
+    table.deliver()  # hello both ways: both in setup
+    record = {
+        "v": 1,
+        "match": "0123456789abcdef",
+        "role": "host",
+        "net": "lan",
+        "variant": "classic",
+        "state": table.host.to_json(),
+        "updated": 0,
+    }
+    clock = {"paused": 0, "since": 0, "alive": None, "stage": "setup", "offer": None}
+    return {"junqi.friend.v1": json.dumps(record), "junqi.friend.v1.clock": json.dumps(clock)}
+
+
+def test_a_new_friend_game_asks_before_it_replaces_the_unfinished_one(site, server):
+    """This browser keeps one friend game. Play for a new one, while an unfinished one is
+    saved (and open in no tab), asks first; "no" keeps it, and it is still offered."""
+    page, d = open_page(site, server)
+    saved = _friend_save_in_setup()
+    page.evaluate(
+        "s => { for (const [k, v] of Object.entries(s)) localStorage.setItem(k, v); }", saved
+    )
+    reload(page)
+    page.check("#variant-classic")
+    d.choose("mode", "friend")
+    assert page.is_visible("#friend-saved")
+    page.click("#btn-play")
+    page.wait_for_selector("dialog.confirm", timeout=10_000)
+    assert "unfinished" in page.inner_text("dialog.confirm")
+    page.click("dialog.confirm [data-answer=no]")
+    assert page.is_visible(".start") and page.is_visible("#friend-saved")
+    kept = page.evaluate("() => localStorage.getItem('junqi.friend.v1')")
+    assert kept == saved["junqi.friend.v1"]
 
 
 def test_statistics_count_a_finished_game_and_reset(site, server):

@@ -13,6 +13,10 @@ from sitekit import FaultyHandler, call, wait_error, wait_ready
 import build
 from junqi_core.bridge import handle
 
+# The shell's own tests: each page is a first visit (a plain engine start, the service
+# worker installing), not the return visit other browser tests share.
+pytestmark = pytest.mark.new_context
+
 
 def cpython(request: dict) -> dict:
     return json.loads(handle(json.dumps(request)))
@@ -310,6 +314,8 @@ def test_engine_snapshot_restores_and_plays(site, server):
     for variant in ("classic", "blind", "gunjin"):
         request = {"op": "selfplay", "variant": variant, "games": 1, "seed": 11}
         assert call(page, request) == cpython(request)
+    # Friend play is not in the snapshot (imported when first used): its files are there.
+    assert call(page, {"op": "fair_host", "variant": "classic"})["ok"] is True
     play_a_little(page)
     from gamedriver import GameDriver
 

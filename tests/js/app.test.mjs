@@ -46,12 +46,12 @@ function loneTabs() {
     release() {} };
 }
 
-function flows({ answers = [], storage = memoryStorage(), tabs = loneTabs(), net = link } = {}) {
-  const engine = withSavedGame(ready.engine);
+function flows({ answers = [], storage = memoryStorage(), tabs = loneTabs(), net = link,
+  engine = withSavedGame(ready.engine), idb = undefined } = {}) {
   const variants = ready.variants;
   const screens = fakeScreens(answers);
   const app = new AppController({
-    engine, variants, screens, saves: new Saves({ engine, variants, storage }), stats: new Stats(storage),
+    engine, variants, screens, saves: new Saves({ engine, variants, storage, idb }), stats: new Stats(storage),
     store: memoryStore(), tabs: () => tabs, net, pageURL: () => "http://127.0.0.1:8000/",
     gameDeps: { cpuMinMs: 0, random: counter(11) },
   });
@@ -67,6 +67,25 @@ async function waitFor(fn, what) {
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** IndexedDB as far as the page counts the worker's save key in it (or fails to open). */
+function fakeIndexedDB({ count = 0, fails = false } = {}) {
+  return {
+    opened: 0,
+    open() {
+      this.opened++;
+      const request = { result: null, onsuccess: null, onerror: null, onupgradeneeded: null };
+      const store = { count: () => {
+        const counting = { result: count, onsuccess: null, onerror: null };
+        setTimeout(() => counting.onsuccess?.());
+        return counting;
+      } };
+      request.result = { transaction: () => ({ objectStore: () => store }), close() {} };
+      setTimeout(() => (fails ? request.onerror?.() : request.onsuccess?.()));
+      return request;
+    },
+  };
 }
 
 const FINGERPRINT = "a=fingerprint:sha-256 00:11";
@@ -106,6 +125,63 @@ test("a new game asks before it replaces the saved one; Continue goes on with it
   assert.equal(app.game.variant, "classic");
   assert.equal(app.game.view.ply, ply);
   assert.equal(app.game.ui, "play");
+});
+
+test("an early Play asks even when no local summary tells of the saved game", async () => {
+  // A game saved in the worker; the summary in local storage lost (or never written).
+  const storage = memoryStorage();
+  const first = flows({ storage });
+  await first.app.play(cpuGame);
+  await first.app.game.confirm();
+  await until(first.app.game, "play");
+  await waitFor(() => first.engine.kept()?.summary.phase === "play", "the save of the game in play");
+  await waitFor(() => storage.getItem(SUMMARY_KEY), "the summary of the save");
+  first.app.toStart();
+  // A reload: the engine is not up yet (its calls wait), nothing on the page tells of the save.
+  let up;
+  const whenUp = new Promise((resolve) => (up = resolve));
+  const early = { ...first.engine, ready: false,
+    call: async (request) => (await whenUp, first.engine.call(request)) };
+  for (const [idb, asks] of [[fakeIndexedDB({ count: 1 }), true], [undefined, true],
+    [fakeIndexedDB({ fails: true }), true], [fakeIndexedDB({ count: 0 }), false]]) {
+    storage.removeItem(SUMMARY_KEY); // (the engine's answer brings it back each time)
+    const { app, screens } = flows({ storage, engine: early, idb, answers: [false] });
+    assert.equal(app.saves.peek(), null);
+    const playing = app.play({ ...cpuGame, variant: "gunjin" });
+    up();
+    await playing;
+    if (asks) {
+      // the storage holds a save (or cannot say): the engine was waited for, and the player asked
+      assert.match(screens.asked.at(-1) ?? "", /Classic Junqi · against the CPU \(Easy\) · move \d+/);
+      assert.equal(app.game, null, "no: nothing started");
+      assert.equal(first.engine.kept()?.summary.variant, "classic", "and the save is kept");
+    } else {
+      // no save key in the storage: no question, the new game starts at once
+      assert.deepEqual(screens.asked, []);
+      assert.equal(app.game?.variant, "gunjin");
+      app.toStart();
+    }
+  }
+});
+
+test("a new friend game asks before it replaces this browser's unfinished one", async () => {
+  const storage = memoryStorage();
+  const record = JSON.stringify({ v: 1, match: "0123456789abcdef", role: "host", variant: "classic",
+    state: "{}", updated: 0 });
+  storage.setItem("junqi.friend.v1", record);
+  storage.setItem("junqi.friend.v1.clock", JSON.stringify({ stage: "setup" }));
+  const host = { variant: "classic", mode: "friend", role: "host", net: "lan", clock: false };
+  const { app, screens } = flows({ storage, answers: [false] });
+  await app.play(host);
+  assert.equal(screens.asked.at(-1),
+    "A new game with a friend ends your unfinished game with a friend on this browser.");
+  assert.equal(app.game, null, "no: nothing started");
+  assert.equal(storage.getItem("junqi.friend.v1"), record, "the unfinished game is kept");
+  // A game another tab plays is not asked about here (startFriend says it is played there).
+  const elsewhere = flows({ storage, tabs: { ...loneTabs(), isHeld: async () => true, hold: async () => false } });
+  await elsewhere.app.play(host);
+  assert.deepEqual(elsewhere.screens.asked, []);
+  assert.equal(elsewhere.screens.last()[0], "elsewhere");
 });
 
 test("New game and Change mode abandon the game under way only when the player says so", async () => {
@@ -152,8 +228,45 @@ test("records and replay links that are not: refused with the engine's reason", 
   assert.equal(await app.openRecordFile({ size: 10, text: async () => "{}" }), false);
   assert.match(screens.last()[1], /^This file cannot be replayed: /);
   await app.openReplayLink("not-a-link");
+  assert.deepEqual(screens.shown.slice(-3, -1), [["replay", null], ["replay closed"]],
+    "the replay screen first, closed when the engine refused the link");
   assert.equal(screens.last()[0], "start");
   assert.match(screens.last()[1], /^This replay link does not work: /);
+});
+
+test("a replay link opens straight into its replay, filled in when the engine answers", async () => {
+  // A finished game's link, made by the engine.
+  const { app: maker } = flows();
+  await maker.play(cpuGame);
+  await maker.game.confirm();
+  await until(maker.game, "play");
+  await maker.game.resign();
+  await until(maker.game, "over");
+  const payload = await maker.game.recordLink();
+  assert.ok(payload);
+  // Another page, its engine not up yet: the replay screen at once, before any answer.
+  let up;
+  const whenUp = new Promise((resolve) => (up = resolve));
+  const engine = withSavedGame(ready.engine);
+  const early = { ...engine, ready: false, call: async (request) => (await whenUp, engine.call(request)) };
+  const { app, screens } = flows({ engine: early });
+  const opening = app.openReplayLink(payload);
+  assert.deepEqual(screens.shown, [["replay", null]], "no start screen first");
+  assert.equal(app.replay.busy, true);
+  assert.equal(app.replay.title(), "Replay");
+  up();
+  await opening;
+  assert.deepEqual(screens.shown, [["replay", null]], "the same screen, filled in");
+  assert.equal(app.replay.variant, "classic");
+  assert.equal(app.replay.viewer, "all");
+  assert.equal(app.replay.busy, false);
+  // Closed before the engine answers: nothing comes back.
+  const again = flows({ engine: early });
+  const closing = again.app.openReplayLink(payload);
+  again.app.closeReplay();
+  await closing;
+  assert.deepEqual(again.screens.shown.map((s) => s[0]), ["replay", "replay closed", "start"]);
+  assert.equal(again.app.replay, null);
 });
 
 test("a friend's code: this page's own, the Join screen, no code, a reply nobody waits for", async () => {

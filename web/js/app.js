@@ -55,9 +55,12 @@ export async function mount(root, engine, data, { loader, assets } = {}) {
   await i18n.setLanguage(i18n.detect(prefs.get("lang")));
   const app = new App(root, engine, data, loader);
   window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows
-  app.flows.toStart();
-  // a shared replay in the address; else a friend's invitation or reply, or a game to go on with
-  if (!app.openReplayLink()) app.openFriendLink();
+  // A shared replay in the address opens straight into it (the start screen never shows
+  // first); else the start screen, and a friend's invitation or reply, or a game to go on with.
+  if (!app.openReplayLink()) {
+    app.flows.toStart();
+    app.openFriendLink();
+  }
   addEventListener("hashchange", () => app.openReplayLink());
   root.dataset.ui = "ready";
   return app;
@@ -165,7 +168,8 @@ class App {
 
   // --- links in the address ----------------------------------------------------------
 
-  /** #replay=… in the address: opens that replay (once the engine is up). False: none. */
+  /** #replay=… in the address: opens that replay (its screen at once, filled in when the
+   * engine answers). False: none. */
   openReplayLink() {
     const payload = replayFragment(location.hash);
     if (payload === null) return false;
@@ -249,7 +253,10 @@ class App {
     this.replayView = new ReplayView(this, replay);
     this.replaceScreen(this.replayView.root, "replay");
     this.bar.setGame(false);
-    document.title = `${replay.title()} — ${i18n.t("title.site")}`;
+    // the page's title follows the replay's (a link's names its game once the engine answers)
+    const titled = () => (document.title = `${replay.title()} — ${i18n.t("title.site")}`);
+    titled();
+    replay.subscribe(titled);
     this.replayView.render();
     scrollTo(0, 0); // the board from its top, wherever the screen before was scrolled
     this.replayView.status.focus({ preventScroll: true });

@@ -27,6 +27,10 @@ export class EngineCrashed extends Error {
   }
 }
 
+/** Loading progress: `fraction` in 0..1, `step` what happens now, `count` how far it is.
+ * @typedef {{stage: string, step?: string, fraction: number, detail?: string,
+ *   count?: {done: number, total: number, unit: string} | null}} Progress */
+
 // Loading is called stuck only after this long without any sign of progress from the
 // worker (bytes received, Python compiled or up, a module imported, ...; worker.js). A slow
 // device keeps sending them; the one quiet phase, Python booting, takes seconds.
@@ -54,6 +58,8 @@ export class Engine {
    * are "runtime" (Pyodide), "engine" (the game package), "ready" (at 0.95: the caller
    * mounts its UI, then hides the loader); `step` names what happens now and `count`
    * ({done, total, unit: "bytes"|"modules"}, or null) how far it is (worker.js).
+   * @param {Record<string, any>} config
+   * @param {{onProgress?: (p: Progress) => void, stallMs?: number}} [hooks]
    */
   static start(config, { onProgress = () => {}, stallMs = DEFAULT_STALL_MS } = {}) {
     let worker;
@@ -167,6 +173,7 @@ export class Engine {
   _onMessage(msg) {
     if (msg.type === "snapshot") {
       this.snapshot = msg; // {stored, bytes, message}: a snapshot of this engine was kept
+      Object.assign(this.timings ?? {}, msg.timings); // + when it was made (after ready)
       for (const callback of this.snapshotListeners) callback(msg);
     } else if (msg.type === "response" || msg.type === "loaded") {
       const waiter = this.pending.get(msg.id);

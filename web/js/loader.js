@@ -7,7 +7,8 @@
 // a long time without any progress (engine.js), so a slow device sees it working.
 
 /** Words for the loading steps (worker.js), in English until the UI gives its language's.
- * `{done}`, `{total}` and `{s}` are filled in. */
+ * `{done}`, `{total}` and `{s}` are filled in.
+ * @type {Record<string, string>} */
 export const STEP_LABELS = {
   download: "Downloading Python",
   compile: "Compiling Python",
@@ -63,7 +64,7 @@ export class Loader {
     this.root = doc.getElementById("loader");
     this.pill = doc.getElementById("engine-progress");
     this.label = doc.getElementById("engine-progress-label");
-    this.bar = doc.getElementById("loader-progress");
+    this.bar = /** @type {HTMLProgressElement} */ (doc.getElementById("loader-progress"));
     this.retryButton = doc.getElementById("loader-retry");
     this.labels = STEP_LABELS;
     this.last = null;

@@ -29,6 +29,7 @@ function engineConfig() {
     lockURL: siteURL(BUILD.lockURL), // Pyodide needs an absolute lock URL
     wheelURL: siteURL(BUILD.wheelURL),
     wheelIntegrity: BUILD.wheelIntegrity,
+    engineModules: BUILD.engineModules, // what the bridge imports, in order (build.py)
     build: BUILD.version, // engine snapshots are kept per build
     // ?snapshot=off boots without engine snapshots (tests, bench/page.py)
     snapshot: new URLSearchParams(location.search).get("snapshot") === "off" ? "off" : "on",

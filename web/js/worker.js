@@ -2,9 +2,10 @@
 //
 // Two ways up (docs/site.md, "Engine start"):
 // - plain: the runtime boots while the wheel downloads in parallel (fetched here, checked
-//   by the browser against the lock's sha256), the wheel is unpacked and every engine module
-//   imported; then a memory snapshot of that interpreter is made (before any call, so it
-//   holds a pristine engine) and kept in Cache Storage under this build's id;
+//   against the lock's sha256), the wheel is unpacked and the modules the bridge needs are
+//   imported; the worker says "ready", then at once (before it takes any call, so it holds
+//   a pristine engine) makes a memory snapshot of that interpreter, which Cache Storage
+//   keeps under this build's id while the engine answers;
 // - snapshot: a later visit of the same build restores that snapshot instead of booting
 //   and importing, unpacks the wheel again (the file system is not in a snapshot) and
 //   reseeds `random`. If the restore fails the worker deletes the snapshot and says
@@ -20,7 +21,8 @@
 //   worker -> page  {type: "progress", stage, fraction, detail}   fraction in 0..1
 //                   {type: "ready", info, timings, boot}   info: the bridge's "version"
 //                                                 response; boot: "plain" | "snapshot"
-//                   {type: "snapshot", stored, bytes, message}   after ready: kept or not
+//                   {type: "snapshot", stored, bytes, message, timings}   after ready:
+//                                                 kept or not (timings: + snapshot_made)
 //                   {type: "snapshot_failed", message, retry}   the restore failed: the
 //                                                 page starts a new worker with
 //                                                 config.snapshot = retry
@@ -217,7 +219,7 @@ console.warn = (...args) => {
     fail(`The Python runtime (WebAssembly) could not start: ${reason}.${csp}`);
   }
 };
-self.addEventListener("securitypolicyviolation", (event) => {
+self.addEventListener("securitypolicyviolation", (/** @type {SecurityPolicyViolationEvent} */ event) => {
   problems.push(`Content-Security-Policy blocked ${event.blockedURI} (${event.violatedDirective})`);
 });
 
@@ -429,39 +431,29 @@ function unpackWheel(bytes) {
   pyodide.unpackArchive(bytes, "wheel", { extractDir: site });
 }
 
-// Every module of the engine, imported before the snapshot is made: a snapshot holds
-// memory, not files, so what is imported is what a restored engine has at hand. One by
-// one, so the page sees the count move. (A module that cannot load here, say one for
-// CPython only, is skipped, not fatal.)
-const ENGINE_MODULES = `
-import json, pkgutil, junqi_core, junqi_core.bridge
-json.dumps([info.name for info in pkgutil.walk_packages(junqi_core.__path__, "junqi_core.")
-            if not info.name.endswith("__main__")])
-`;
-
-function importModule(name) {
-  pyodide.runPython(`
-import importlib
-try:
-    importlib.import_module(${JSON.stringify(name)})
-except Exception as error:
-    print(f"not imported: ${name}: {error!r}")
-`);
-}
-
-function importEngine() {
-  const names = JSON.parse(pyodide.runPython(ENGINE_MODULES));
+// The engine's modules that the bridge needs, in the order CPython finished importing them
+// (build.py lists them): imported one by one so the page sees the count move. The rest
+// (friend play, the deduction notes) are imported from the unpacked files when first used:
+// half the import time is theirs, and most visits never use them. A module that cannot load
+// here is skipped with a warning; the bridge itself is checked after.
+function importEngine(config) {
+  const names = config.engineModules?.length ? config.engineModules : ["junqi_core.bridge"];
   names.forEach((name, i) => {
-    importModule(name);
+    try {
+      pyodide.pyimport(name).destroy?.();
+    } catch (err) {
+      console.warn(`not imported: ${name}: ${err.message || err}`);
+    }
     const count = { done: i + 1, total: names.length, unit: "modules" };
     report(`Imported ${name}`, { at: 0.7 + (0.2 * (i + 1)) / names.length, count });
   });
 }
 
+/** Python up, then the engine's files and modules. */
 async function bootPlain(loadPyodide, wheel, config) {
   const makeSnapshot = config.snapshot !== "off" && Boolean(self.caches);
   pyodide = await loadPyodide(pyodideOptions(config, makeSnapshot ? { _makeSnapshot: true } : {}));
-  if (failed) return null;
+  if (failed) return false;
   timings.python = performance.now();
   stage = "engine";
   if (bytes.wheel < bytes.wheelTotal) {
@@ -469,17 +461,22 @@ async function bootPlain(loadPyodide, wheel, config) {
     report("Downloading the game engine", { force: true, at: 0.7, count: byteCount() });
   }
   const wheelBytes = await wheel;
-  if (failed) return null;
+  if (failed) return false;
   report("Installing the game engine", { force: true, at: 0.7, next: "install" });
   try {
     unpackWheel(wheelBytes);
-    importEngine();
+    importEngine(config);
   } catch (err) {
     fail("The game engine package did not load.", String(err.message || err));
-    return null;
+    return false;
   }
   timings.engine_import = performance.now();
-  if (!makeSnapshot) return null;
+  return makeSnapshot;
+}
+
+/** A memory snapshot of the engine as it is now: made after ready but before any call
+ * (the worker does nothing else in between), so it holds a pristine engine. */
+function snapshotNow() {
   try {
     const snapshot = pyodide.makeMemorySnapshot();
     timings.snapshot_made = performance.now();
@@ -517,7 +514,7 @@ async function boot(config) {
   ]);
   if (failed) return;
   timings.snapshot_read = saved?.bytes ? performance.now() : null;
-  let made = null;
+  let snapshotWanted = false;
   if (saved?.bytes || saved?.broken) {
     try {
       if (saved.broken) throw new Error(saved.broken);
@@ -530,7 +527,8 @@ async function boot(config) {
       return;
     }
   } else {
-    made = await bootPlain(loadPyodide, wheel, saved?.failedBefore ? { ...config, snapshot: "off" } : config);
+    snapshotWanted = await bootPlain(loadPyodide, wheel,
+      saved?.failedBefore ? { ...config, snapshot: "off" } : config);
   }
   if (failed) return;
   report("Starting the game engine", { force: true, at: 0.92, next: "answer" });
@@ -545,22 +543,27 @@ async function boot(config) {
     fail("The game engine did not answer its version request.", JSON.stringify(info));
     return;
   }
+  // From a snapshot: the engine's files, for the modules imported later (a snapshot holds
+  // memory, not the file system); the wheel came in while the snapshot was restored.
+  const wheelBytes = bootKind === "snapshot" ? await wheel.catch(() => null) : null;
   stage = "ready";
   timings.ready = performance.now();
   post({ type: "ready", info, timings, boot: bootKind });
-  if (bootKind === "snapshot") {
-    // The engine's files, for anything imported later (every module already is): a
-    // snapshot holds memory, not the file system. After ready, before the first call.
+  // Nothing below awaits: a call the page sends now is answered after it, so the files are
+  // there and the snapshot holds an engine that has answered nothing yet.
+  if (wheelBytes) {
     try {
-      unpackWheel(await wheel);
+      unpackWheel(wheelBytes);
     } catch (err) {
       console.warn("engine files not unpacked:", err);
     }
   }
+  const made = snapshotWanted ? snapshotNow() : null;
   if (made) {
+    // Kept off the critical path: Cache Storage writes it while the engine answers calls.
     storeSnapshot(config, made).then(
-      () => post({ type: "snapshot", stored: true, bytes: made.length }),
-      (err) => post({ type: "snapshot", stored: false, message: String(err.message || err) }),
+      () => post({ type: "snapshot", stored: true, bytes: made.length, timings }),
+      (err) => post({ type: "snapshot", stored: false, message: String(err.message || err), timings }),
     );
   }
 }

@@ -14,7 +14,9 @@ export const qrVersion = (size) => (size - 17) / 4;
 /** {size, path}: `size` modules a side (without the quiet zone); `path` draws every dark
  * module as a 1x1 square, in module units. A text ending in capitals, digits and QR's few
  * signs (a compact friend code, net/link.js) is stored in two segments, the end in the
- * alphanumeric mode: a smaller code. Error correction "L": fine from a screen. */
+ * alphanumeric mode: a smaller code. Error correction "L": fine from a screen.
+ * @param {string} text
+ * @param {"L" | "M" | "Q" | "H"} [level] */
 export function qrPath(text, level = "L") {
   const qr = qrcode(0, level);
   const tail = ALPHANUMERIC.exec(text)[0];

@@ -21,6 +21,11 @@ export const OPEN_MS = 20000; // both descriptions set, still no channel: it fai
 export const LOST_MS = 5000; // "disconnected" this long: the connection is lost
 const LABEL = "junqi";
 
+/** iceServers: [] for "same network"; RTC: another RTCPeerConnection (tests).
+ * @typedef {{iceServers?: RTCIceServer[], RTC?: typeof RTCPeerConnection}} ChannelOptions */
+
+/** Resolves once ICE gathering is complete, or after `ms`.
+ * @returns {Promise<void>} */
 function gathered(pc, ms) {
   return new Promise((resolve) => {
     if (pc.iceGatheringState === "complete") return resolve();
@@ -40,6 +45,8 @@ export class Channel {
     this.dc = null;
     this.sdp = null;
     this.state = "new"; // new -> waiting -> open -> lost | failed | closed
+    /** @type {RTCCertificate | null} the first side's DTLS certificate (offer) */
+    this.certificate = null;
     this.listeners = {};
     this.timers = [];
     pc.addEventListener("connectionstatechange", () => this._onState());
@@ -56,11 +63,13 @@ export class Channel {
 
   /** The first side: a data channel and an offer with every candidate. Its DTLS
    * certificate is made here and kept (`certificate`), so that a late answer to this
-   * offer can still be reached (refuse). */
+   * offer can still be reached (refuse).
+   * @param {ChannelOptions} [opts] */
   static async offer({ iceServers = [], RTC = globalThis.RTCPeerConnection } = {}) {
     let certificate = null;
     try {
-      certificate = await RTC.generateCertificate({ name: "ECDSA", namedCurve: "P-256" });
+      const ecdsa = /** @type {EcKeyGenParams} */ ({ name: "ECDSA", namedCurve: "P-256" });
+      certificate = await RTC.generateCertificate(ecdsa);
     } catch {
       // without it, a late answer cannot be told anything
     }
@@ -73,7 +82,9 @@ export class Channel {
     return ch;
   }
 
-  /** The second side: answer an offer. The channel opens once the first side accepts. */
+  /** The second side: answer an offer. The channel opens once the first side accepts.
+   * @param {string} offerSdp
+   * @param {ChannelOptions} [opts] */
   static async answer(offerSdp, { iceServers = [], RTC } = {}) {
     const ch = Channel.create(iceServers, RTC);
     ch.pc.addEventListener("datachannel", (event) => ch._attach(event.channel));

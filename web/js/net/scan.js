@@ -87,7 +87,10 @@ export class Camera {
   }
 
   /** Resolves with the first code `wanted(text)` accepts (`seen(text)` hears the others),
-   * or null once stopped. */
+   * or null once stopped.
+   * @param {any} reader
+   * @param {(text: string) => boolean} wanted
+   * @param {(text: string) => void} [seen] */
   watch(reader, wanted, seen = () => {}) {
     return new Promise((resolve) => {
       this.resolve = resolve;

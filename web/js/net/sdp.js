@@ -146,6 +146,7 @@ function unpackIce(r) {
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 // Address forms: 0 an mDNS name (UUID.local), 1 IPv4, 2 IPv6.
+/** @returns {[number, ArrayLike<number>] | null} [form, bytes] */
 function packAddress(address) {
   const mdns = MDNS.exec(address);
   if (mdns) return [0, hexBytes(mdns.slice(1).join(""))];

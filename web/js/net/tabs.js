@@ -29,6 +29,7 @@ export class TabRelay {
     this.locks = locks && typeof locks.request === "function" ? locks : null;
     this.handler = null;
     this.letGo = null;
+    /** @type {{tag: string, release: (value?: unknown) => void} | null} */
     this.held = null; // {tag, release}: the game this tab plays
     this.waiting = new Map(); // id -> resolve
     this.bc?.addEventListener("message", (event) => this._onMessage(event.data));

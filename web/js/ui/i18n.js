@@ -27,6 +27,7 @@ function fetchStrings(lang) {
 /** The language to start in: the saved choice, else the browser's first supported one. */
 export function detect(saved) {
   if (LANGUAGES.includes(saved)) return saved;
+  /** @type {{languages?: readonly string[], language?: string}} */
   const nav = globalThis.navigator || {};
   for (const tag of nav.languages || [nav.language || "en"]) {
     const base = String(tag).toLowerCase().split("-")[0];

@@ -133,10 +133,11 @@ export class AppController {
       pageURL: this.pageURL(), ...this.gameDeps });
   }
 
-  /** The start screen's Play: a new game, which replaces the saved one (asked first).
-   * @param {any} options */
+  /** The start screen's Play: a new game, which replaces the saved one (asked first; a
+   * friend game replaces this browser's unfinished friend game). @param {any} options */
   async play(options) {
-    if (options.mode !== "friend" && !(await this.replaceSaved())) return;
+    const friend = options.mode === "friend";
+    if (!(await (friend ? this.replaceFriend() : this.replaceSaved()))) return;
     return this.start(options);
   }
 
@@ -198,10 +199,20 @@ export class AppController {
     return found;
   }
 
-  /** Before a new game replaces the saved game: ask. True to go on. Before the engine is up
-   * the local summary says whether there is one, so an early Play asks too. */
+  /** The saved game a new game would replace: as the engine has it; before the engine is up,
+   * as the local summary tells it. No summary is not taken for no save: when the browser's
+   * storage holds one all the same (or cannot say), the engine is waited for. */
+  async savedBeforeNewGame() {
+    if (this.engine.ready) return this.checkSaved();
+    const local = this.saves.peek();
+    if (local) return local;
+    return (await this.saves.stored()) === false ? null : this.checkSaved();
+  }
+
+  /** Before a new game replaces the saved game: ask. True to go on. An early Play (before
+   * the engine is up) asks too. */
   async replaceSaved() {
-    const found = this.engine.ready ? await this.checkSaved() : this.saves.peek();
+    const found = await this.savedBeforeNewGame();
     if (!found) return true;
     const question = t("resume.replace", { game: savedText(found.info) });
     if (!(await this.screens.confirm(question, t("resume.replace_yes")))) return false;
@@ -268,15 +279,20 @@ export class AppController {
     return !error;
   }
 
-  /** A shared replay's link (#replay=…), once the engine is up.
+  /** A shared replay's link (#replay=…): the replay screen at once ("Preparing the
+   * replay…"), filled in when the engine answers; a link the engine refuses goes to the
+   * start screen with its reason. (With no game under way nothing is awaited before the
+   * screen shows: at the page's start the start screen never shows first.)
    * @param {string} payload  the record_link payload */
   async openReplayLink(payload) {
     const game = this.game;
     if (game?.inProgress() && !(await this.screens.confirm(t("confirm.replay"), t("replay.title")))) return;
-    if (this.replay || this.game) this.toStart();
-    this.screens.startNotice(t("replay.loading"));
-    const error = await this.openReplay({ link: payload });
-    if (error) this.toStart(t("start.bad_link", { message: error }));
+    if (this.game) this.endGame();
+    const replay = this.replayController({ link: payload });
+    this.showReplay(replay);
+    const loaded = await replay.load();
+    if (this.replay !== replay) return; // closed before the engine answered
+    if (!loaded) this.toStart(t("start.bad_link", { message: replay.error || "?" }));
   }
 
   /** Ask the engine for the replay and show it; returns null, or the engine's reason.
@@ -294,7 +310,8 @@ export class AppController {
       settings: this.settings });
   }
 
-  /** The replay screen of this controller (over the game's end screen, if any).
+  /** The replay screen of this controller (over the game's end screen, if any), loaded or
+   * still waiting for the engine.
    * @param {ReplayController} replay */
   showReplay(replay) {
     this.endReplay();
@@ -431,6 +448,15 @@ export class AppController {
       return this.startFriend({ mode: "friend", saved });
     }
     return null;
+  }
+
+  /** Before a new friend game hosted from the start screen replaces this browser's
+   * unfinished one (one friend game per browser): ask. True to go on. (A game another tab
+   * plays is not replaced at all: startFriend says so.) */
+  async replaceFriend() {
+    const saved = this.saves.friend.underWay();
+    if (!saved || (await this.tabs().isHeld(saved.match))) return true;
+    return this.screens.confirm(t("friend.host_replaces"), t("resume.replace_yes"));
   }
 
   /** The start screen's saved friend game: go on with it. */

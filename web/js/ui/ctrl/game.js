@@ -30,12 +30,17 @@ export { levelName } from "./gamescreen.js";
 /** An answer that arrived for a game that is no longer on screen. */
 export class Stale extends Error {}
 
+/** What a game does besides drawing itself; the view passes its own (see the defaults).
+ * @typedef {{move: (from: string, to: string) => Promise<void>,
+ *   events: (events: object[], viewer: number | null) => void, say: (text: string) => void,
+ *   focus: (what: string) => void, end: (result: object, viewer: number | null) => void}} Effects
+ * @type {Effects} */
 const NO_EFFECTS = {
-  move: async (/** @type {string} */ _from, /** @type {string} */ _to) => {}, // slide a piece before the new view is drawn
-  events: (/** @type {any[]} */ _events, /** @type {number|null} */ _viewer) => {}, // flashes and sounds, after the redraw
-  say: (/** @type {string} */ _text) => {}, // the live region
-  focus: (/** @type {string} */ _what) => {}, // "changeTurn" | "rematch" | "curtain" | "board" | "next"
-  end: (/** @type {any} */ _result, /** @type {number|null} */ _you) => {}, // the game just ended
+  move: async () => {}, // slide a piece before the new view is drawn
+  events: () => {}, // flashes and sounds for events, after the new view is drawn
+  say: () => {}, // the live region
+  focus: () => {}, // "changeTurn" | "rematch" | "curtain" | "board" | "next" (if focus was lost)
+  end: () => {}, // the game just ended: {winner, reason}, viewer
 };
 
 const randomSeed = () => Math.floor(Math.random() * 2 ** 32);
@@ -56,7 +61,7 @@ export class GameController extends GameScreen {
    * @param {Session} deps.session  who plays and where actions go (session.js)
    * @param {any} deps.options  {variant, preset, rules: {option id: value}, ...} as chosen
    * @param {any} [deps.store]  {loadLayout(variant, seat), saveLayout(variant, seat, layout)}
-   * @param {Partial<typeof NO_EFFECTS>} [deps.effects]
+   * @param {Partial<Effects>} [deps.effects]
    * @param {() => {labels?: string}} [deps.settings]  read at render time
    * @param {Timers} [deps.timers]
    * @param {(() => number)|null} [deps.random]  seeds (tests: repeatable games)
@@ -496,7 +501,8 @@ export class GameController extends GameScreen {
     return this.finishedAs("record_link", "link");
   }
 
-  /** What the replay op needs for this finished game ({game} or {record}). */
+  /** What the replay op needs for this finished game ({game} or {record}).
+   * @returns {Promise<{game?: string, record?: object} | null>} */
   replaySource() {
     return this.session.replaySource();
   }

@@ -246,6 +246,7 @@ export class ReplayController {
   }
 
   title() {
+    if (!this.variant) return t("replay.title"); // a link's replay before the engine answers
     return `${t(`variant.${this.variant}`)} · ${t("replay.title")}`;
   }
 

@@ -16,6 +16,7 @@
 //
 //   const saves = new Saves({engine, variants});
 //   saves.peek()                 // {saved, info} from the summary, at once (or null)
+//   await saves.stored()         // whether IndexedDB holds a save, before the engine is up
 //   await saves.check()          // {found: {saved, info}|null, refused}: as the engine has it
 //   await saves.resume(info)     // {ok, options}: GameController options to go on with it
 //   saves.keep(game, pageData)   // after every ply and setup change; forgotten at the end
@@ -195,6 +196,44 @@ export class FriendSaves {
   }
 }
 
+// Where the worker keeps the save (worker.js; a worker is not bundled with the page, so
+// the names are written twice).
+const SAVE_DB = "junqi-saves";
+const SAVE_STORE = "games";
+const SAVE_KEY = "current";
+
+/** Whether the browser's storage holds a saved game, told without the engine and without
+ * reading the save (only its key is counted: the save itself never enters the page):
+ * true, false, or null when the storage cannot say.
+ * @param {IDBFactory|undefined} idb
+ * @returns {Promise<boolean|null>} */
+export function saveStored(idb = globalThis.indexedDB) {
+  return new Promise((resolve) => {
+    /** @type {IDBOpenDBRequest} */
+    let request;
+    try {
+      request = idb.open(SAVE_DB, 1);
+    } catch {
+      resolve(null);
+      return;
+    }
+    request.onupgradeneeded = () => request.result.createObjectStore(SAVE_STORE); // as the worker
+    request.onerror = () => resolve(null);
+    request.onsuccess = () => {
+      const db = request.result;
+      try {
+        const count = db.transaction(SAVE_STORE).objectStore(SAVE_STORE).count(SAVE_KEY);
+        count.onsuccess = () => resolve(count.result > 0);
+        count.onerror = () => resolve(null);
+      } catch {
+        resolve(null);
+      } finally {
+        db.close(); // (the count goes on: a close waits for its transaction)
+      }
+    };
+  });
+}
+
 export class Saves {
   /**
    * @param {object} deps
@@ -202,10 +241,12 @@ export class Saves {
    * @param {Record<string, any>|null} [deps.variants]  the static descriptions (a summary
    *   naming another variant is refused)
    * @param {Storage} [deps.storage]
+   * @param {IDBFactory} [deps.idb]  where the worker keeps the save (stored())
    */
-  constructor({ engine, variants = null, storage = globalThis.localStorage }) {
+  constructor({ engine, variants = null, storage = globalThis.localStorage, idb = globalThis.indexedDB }) {
     this.engine = engine;
     this.variants = variants;
+    this.idb = idb;
     this.summary = new SavedSummary(storage);
     this.friend = new FriendSaves(storage);
   }
@@ -218,6 +259,13 @@ export class Saves {
     const saved = this.summary.read();
     const info = saved ? describeSaved(saved, this.variants) : null;
     return info ? { saved, info } : null;
+  }
+
+  /** Whether the browser's storage holds a save, before the engine can say what it is: a
+   * save with no local summary (written by an earlier version of the page, or a summary
+   * local storage would not keep) is found this way. true, false, or null (cannot say). */
+  stored() {
+    return saveStored(this.idb);
   }
 
   /** The saved game as the engine has it (checked), the summary brought in line:

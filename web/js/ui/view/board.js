@@ -65,6 +65,8 @@ export class Board {
     this.focused = null; // the square that holds the board's tab stop
     this.labels = null; // name -> what a screen reader says for the square
     this.afterDraw = []; // called when the board was drawn again (other layers re-attach)
+    /** @type {((square: string) => void) | null} the keyboard moved the focus (the view's) */
+    this.onFocusMove = null;
     this.svg = s("svg", {
       class: `board board-${desc.id}`,
       "aria-hidden": keyboard ? null : "true",
@@ -477,7 +479,8 @@ export class Board {
     return this.layers.pieces.querySelector(`g.pc[data-sq="${name}"]`);
   }
 
-  /** Slide the piece on `from` to `to` (before the new position is drawn). */
+  /** Slide the piece on `from` to `to` (before the new position is drawn).
+   * @returns {Promise<void>} */
   animateMove(from, to, ms = 260) {
     const node = this.pieceAt(from);
     const a = this.geo.pos(from);

@@ -19,6 +19,7 @@ import { renderLost, renderCombatTable, renderMoves } from "./panels.js";
 import { quietText, combatOutcome } from "../ctrl/words.js";
 
 // Buttons of the action bar: id, label key, action, class.
+/** @type {Record<string, [string, string, (v: any) => any, string]>} */
 const BUTTONS = {
   undo: ["btn-undo", "setup.undo", (v) => v.ctrl.undo(), ""],
   random: ["btn-random", "setup.random", (v) => v.ctrl.randomLayout(), ""],
@@ -382,7 +383,7 @@ export class GameView {
   focus(what) {
     const preferred = { changeTurn: this.b.changeTurn, rematch: this.b.rematch, curtain: this.b.curtain }[what];
     const force = what === "curtain" || what === "board";
-    const active = document.activeElement;
+    const active = /** @type {HTMLButtonElement} */ (document.activeElement);
     const lost = !active || active === document.body || !active.isConnected || active.hidden
       || active.disabled || Boolean(active.closest("[hidden], [inert]"));
     if (!lost && !force) return;

@@ -236,7 +236,7 @@ export class Guesses {
     const current = this.book.get(seat, square);
     const dialog = h("dialog", { class: "mark-chooser", id: "mark-chooser", "aria-labelledby": "mark-title",
       "data-reference": "" });
-    const opener = document.activeElement;
+    const opener = /** @type {HTMLElement} */ (document.activeElement);
     const close = () => {
       dialog.close();
       dialog.remove();

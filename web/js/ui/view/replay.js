@@ -14,7 +14,9 @@ import { BoardZoom } from "./zoom.js";
 import { icon } from "./icons.js";
 import { renderLost } from "./panels.js";
 import { SPEED_NAMES } from "../ctrl/replay.js";
+import { engineText } from "./start.js";
 
+/** [name, i18n key, action] @type {[string, string, (r: any) => any][]} */
 const TRANSPORT = [
   ["first", "replay.first", (r) => r.first()],
   ["back", "replay.back", (r) => r.back()],
@@ -32,6 +34,7 @@ export class ReplayView {
     this.listFor = null;
     this.build();
     this.unsubscribe = ctrl.subscribe(() => this.render());
+    this.unlisten = app.engine?.onChange(() => !ctrl.frame && this.render()) ?? (() => {});
     this.onKey = (event) => this.key(event);
     document.addEventListener("keydown", this.onKey);
   }
@@ -46,13 +49,11 @@ export class ReplayView {
     this.message = h("p", { class: "message", id: "replay-message" });
     const statusBar = h("div", { class: "status-bar" },
       h("div", { class: "status-line" }, this.status, this.close), this.message);
-    this.board = new Board(r.desc, r.seat, () => {});
-    this.stage = h("div", { class: "board-stage" }, this.board.svg);
+    this.stage = h("div", { class: "board-stage" });
     const boardWrap = h("div", { class: "board-wrap", id: "replay-board-wrap" }, this.stage);
-    // The board fills its frame (rows stretch) and zooms like the game's (view/zoom.js).
-    this.zoom = new BoardZoom(this.board, boardWrap, this.stage, {
-      bar: this.app.bar, onStretch: () => this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4)),
-    });
+    this.boardWrap = boardWrap;
+    this.board = null; // drawn once the replay's variant is known (a link: when the engine answers)
+    this.zoom = null;
     this.buttons = {};
     for (const [name, key, action] of TRANSPORT) {
       this.buttons[name] = h("button", { type: "button", id: `replay-${name}`, class: "transport",
@@ -81,9 +82,19 @@ export class ReplayView {
       h("section", { class: "panel", "aria-labelledby": "replay-lost-title" },
         h("h3", { id: "replay-lost-title" }, t("panel.lost")), this.lostEl));
     this.playArea = h("div", { class: "play-area" }, statusBar, boardWrap, controls);
-    this.root = h("section", { class: "game replay", id: "replay", "data-variant": r.variant,
+    this.root = h("section", { class: "game replay", id: "replay", "data-variant": r.variant ?? "",
       "aria-labelledby": "replay-title" }, this.title, this.playArea, this.panels);
-    this.zoom.screen = this.root;
+    if (r.desc) this.makeBoard();
+  }
+
+  makeBoard() {
+    this.board = new Board(this.ctrl.desc, this.ctrl.seat, () => {});
+    this.stage.append(this.board.svg);
+    // The board fills its frame (rows stretch) and zooms like the game's (view/zoom.js).
+    this.zoom = new BoardZoom(this.board, this.boardWrap, this.stage, {
+      bar: this.app.bar, screen: this.root,
+      onStretch: () => this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4)),
+    });
     this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4));
   }
 
@@ -95,10 +106,11 @@ export class ReplayView {
     root.dataset.viewer = String(r.viewer ?? "");
     root.dataset.playing = String(r.playing);
     root.dataset.busy = String(r.busy);
+    if (r.variant) root.dataset.variant = r.variant;
     this.title.textContent = r.title();
     this.app.setTitle?.(r.title());
     this.status.textContent = r.statusText();
-    showMessage(this.message, r.messageText());
+    showMessage(this.message, r.frame || r.error ? r.messageText() : this.engineText());
     this.renderBoard();
     this.renderControls();
     this.renderPanels();
@@ -111,7 +123,8 @@ export class ReplayView {
   renderBoard() {
     const r = this.ctrl;
     if (!r.desc) return;
-    if (this.board.desc !== r.desc) {
+    if (!this.board) this.makeBoard();
+    else if (this.board.desc !== r.desc) {
       this.board.setDesc(r.desc);
       this.root.style.setProperty("--aspect", this.board.aspect.toFixed(4));
       this.zoom.resized();
@@ -197,6 +210,7 @@ export class ReplayView {
 
   relabel() {
     const root = this.root;
+    this.zoom?.dispose();
     this.build();
     root.replaceWith(this.root);
     this.listFor = null;
@@ -204,8 +218,17 @@ export class ReplayView {
     this.render();
   }
 
+  /** While a link's replay waits for the engine: how far the engine's start is. */
+  engineText() {
+    const link = this.app.engine;
+    if (!link || link.ready) return "";
+    return t("replay.engine", { percent: Math.round((link.progress.fraction || 0) * 100),
+      step: engineText(link) });
+  }
+
   dispose() {
-    this.zoom.dispose();
+    this.unlisten();
+    this.zoom?.dispose();
     document.removeEventListener("keydown", this.onKey);
     this.unsubscribe(); // the flows dispose of the controller
   }

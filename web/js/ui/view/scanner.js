@@ -11,7 +11,7 @@ import { Camera, qrReader, readPicture } from "../../net/scan.js";
  * the player cancels. */
 export function scanDialog(host, { title, wanted }) {
   return new Promise((resolve) => {
-    const before = document.activeElement;
+    const before = /** @type {HTMLElement} */ (document.activeElement);
     const state = h("p", { class: "scan-state", id: "scan-state", role: "status" }, t("scan.starting"));
     const video = h("video", { class: "scan-video", id: "scan-video", muted: true, playsinline: true,
       "aria-label": t("scan.video_label"), hidden: true });
