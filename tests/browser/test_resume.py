@@ -356,8 +356,8 @@ def test_an_early_play_asks_even_when_no_local_summary_tells_of_the_saved_game(s
 
 
 def _friend_save_in_setup() -> dict:
-    """An unfinished friend game as the page keeps it in local storage (ctrl/friendlink.js,
-    localSaves): the host's side of a Classic game both pages have started setting up."""
+    """An unfinished friend game as the page keeps it in local storage (ctrl/saves.js,
+    FriendSaves): the host's side of a Classic game both pages have started setting up."""
     from tests.fairkit import Table
 
     table = Table("classic", seed=4)
