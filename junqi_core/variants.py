@@ -108,6 +108,10 @@ class Variant:
     id: str  # "classic", "blind" or "gunjin": data (records, links), never a branch
     name: str
     side_names: tuple[str, str]
+    # Each seat's colour as the page draws it (a CSS class, words `colour.<c>`); None when
+    # the colours are decided in play (Blind: by the first flip, the view's `colours`).
+    colours: tuple[str, str] | None
+    sides_are_colours: bool  # the side names already say the colours (Red, Blue)
     position_class: type[Position]
     deployment: DeploymentRules | None  # None: no setup (Blind deals face down)
     options: Mapping[str, Any]  # every option of the variant, with its value
@@ -404,6 +408,8 @@ def _classic(options: Mapping[str, Any]) -> dict:
     return {
         "name": "Classic Junqi",
         "side_names": ("Red", "Blue"),
+        "colours": ("red", "blue"),
+        "sides_are_colours": True,
         "position_class": _derive(base, rules, options),
         "deployment": deployment,
         "draw_offers": True,
@@ -425,6 +431,8 @@ def _blind(options: Mapping[str, Any]) -> dict:
     return {
         "name": "Blind Junqi",
         "side_names": ("First player", "Second player"),
+        "colours": None,
+        "sides_are_colours": False,
         "position_class": _derive(base, rules, options, always=guarded),
         "deployment": None,
         "draw_offers": False,
@@ -456,6 +464,8 @@ def _gunjin(options: Mapping[str, Any]) -> dict:
     return {
         "name": "Gunjin Shogi",
         "side_names": ("Player 1", "Player 2"),
+        "colours": ("p1", "p2"),  # vermilion and natural wood
+        "sides_are_colours": False,
         "position_class": _derive(base, rules, options),
         "deployment": GUNJIN_DEPLOYMENT,
         "draw_offers": False,
@@ -595,10 +605,20 @@ def describe(variant: Variant | str) -> dict:
     if variant.flag_behind:
         for row in combat.values():
             row["flag"] = "behind"  # the flag fights with the strength of the piece behind it
+    # A piece that cannot move and is no flag (a landmine) stays after it destroys an attacker.
+    mine_stays = any(
+        variant.combat[a.kind][d.kind] == pc.DEFENDER_WINS
+        for a in movers
+        for d in variant.kinds
+        if not d.movable and d.kind != variant.flag_kind
+    )
     return {
         "id": variant.id,
         "name": variant.name,
+        "family": variant.family,
         "sides": list(variant.side_names),
+        "colours": list(variant.colours) if variant.colours else None,
+        "sides_are_colours": variant.sides_are_colours,
         "board": {
             "files": board.files,
             "ranks": board.ranks,
@@ -641,6 +661,8 @@ def describe(variant: Variant | str) -> dict:
             "quiet_limit": variant.quiet_limit,
             "max_timeouts": variant.max_timeouts,
             "flag_shown_on_marshal": variant.flag_shown_on_marshal,
+            "flag_behind": variant.flag_behind,
+            "mine_stays": mine_stays,
             "guarded_flag": variant.guarded_flag,
             "occupiers": sorted(k.id for k in variant.kinds if k.kind in variant.occupiers),
             "preset": variant.preset,

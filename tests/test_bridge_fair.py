@@ -257,3 +257,9 @@ def test_blind_friend_games_have_no_record_yet():
     pair.deliver()
     reply = call(op="fair", peer=pair.host, call="record")
     assert reply["error"]["code"] == "bad_record"
+    # the view says so, so the page offers no record (it never asks which variant it is)
+    view = pair.fair(pair.host, "view")["view"]
+    assert view["fair"]["stage"] == "done" and view["fair"]["record"] is False
+    classic = Pair("classic")
+    classic.connect()
+    assert classic.fair(classic.host, "view")["view"]["fair"]["record"] is True

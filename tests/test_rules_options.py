@@ -127,6 +127,19 @@ def test_the_description_follows_the_rules():
     simple = describe(find_variant("gunjin", "simple"))
     assert simple["combat"]["spy"]["flag"] == "attacker"  # no strength behind the flag
     assert describe(find_variant("gunjin"))["combat"]["spy"]["flag"] == "behind"
+    assert describe(find_variant("gunjin"))["rules"]["flag_behind"]
+    assert not simple["rules"]["flag_behind"]
+
+
+def test_the_description_tells_the_page_what_it_would_otherwise_ask_the_variant_name():
+    """The page draws and words a variant from these facts, never from its id."""
+    classic, blind, gunjin = (describe(find_variant(v)) for v in ("classic", "blind", "gunjin"))
+    assert (classic["family"], blind["family"], gunjin["family"]) == ("junqi", "junqi", "gunjin")
+    assert classic["colours"] == ["red", "blue"] and gunjin["colours"] == ["p1", "p2"]
+    assert blind["colours"] is None  # decided by the first flip: the view's `colours`
+    assert classic["sides_are_colours"] and not gunjin["sides_are_colours"]
+    # a landmine that destroys an attacker stays in Blind only
+    assert [d["rules"]["mine_stays"] for d in (classic, blind, gunjin)] == [False, True, False]
 
 
 # --- Classic ---------------------------------------------------------------------------------

@@ -462,4 +462,6 @@ def status(state: GameState) -> dict:
         "end": to_json(state.end),
         "verdict": to_json(state.verdict),
         "shown": sorted(state.revealed),
+        # whether the audited game can be kept as a record (Blind friend games: not yet)
+        "record": not state.facts.public,
     }

@@ -278,7 +278,7 @@ def test_friend_game_over_webrtc(pair, server, variant):
 
     # --- the connection drops; a new link exchange; the game goes on --------------------
     ply = host.view()["ply"]
-    guest.page.evaluate("() => window.junqiUI.game.channel.dc.close()")
+    guest.page.evaluate("() => window.junqiUI.game.session.connection.channel.dc.close()")
     for side in sides:
         side.wait_conn("lost")
     assert "Connection lost" in host.page.inner_text("#friend-conn")
@@ -316,7 +316,7 @@ def test_friend_game_over_webrtc(pair, server, variant):
     assert host.fair()["transcript"] == guest.fair()["transcript"]
     assert host.page.is_visible("#btn-rematch")
     # The connection goes after the end: the final board stays in view, no layer over it.
-    guest.page.evaluate("() => window.junqiUI.game.channel.dc.close()")
+    guest.page.evaluate("() => window.junqiUI.game.session.connection.channel.dc.close()")
     host.wait_conn("lost")
     assert "Connection lost" in host.page.inner_text("#friend-conn")
     assert host.page.is_hidden("#friend-connect")
@@ -395,10 +395,10 @@ def test_an_invitation_already_taken_is_said_to_a_third_page(pair, server, rtc_b
         # told within seconds (the wait's bound), not left waiting for an answer
         third.page.wait_for_function("() => window.junqiUI.game.ui === 'error'", timeout=20_000)
         assert "already taken" in third.page.inner_text("#friend-state")
-        assert third.page.evaluate("window.junqiUI.game.peer") is None
+        assert third.page.evaluate("window.junqiUI.game.session.peer") is None
         assert "after it was used" in host.message()
         for side in (host, guest):
-            assert side.page.evaluate("window.junqiUI.game.conn") == "open"
+            assert side.page.evaluate("window.junqiUI.game.session.connection.conn") == "open"
         host.page.click("#btn-confirm")
         guest.page.click("#btn-confirm")
         for side in (host, guest):

@@ -174,8 +174,9 @@ def connected(host: Friend, guest: Friend) -> None:
 
 def figures(name: str, side: Friend, kind: str, into: dict) -> None:
     url = side.link()
-    sdp = side.page.evaluate("() => window.junqiUI.game.channel.pc.localDescription.sdp")
-    about = side.page.evaluate("() => window.junqiUI.game.offered()") if kind == "offer" else None
+    link = "window.junqiUI.game.session.connection"  # the friend game's links and channel
+    sdp = side.page.evaluate(f"() => {link}.channel.pc.localDescription.sdp")
+    about = side.page.evaluate(f"() => {link}.offered()") if kind == "offer" else None
     before, was = long_link(url, kind, sdp, about)
     into[name] = {
         "characters": len(url),

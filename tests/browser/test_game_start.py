@@ -87,7 +87,7 @@ def test_rules_chooser_offers_the_engines_presets_and_options(site, server):
     d.choose("level", "easy")
     page.click("#btn-play")
     d.wait("setup")
-    request = page.evaluate("window.junqiUI.game.newGameRequest()")
+    request = page.evaluate("window.junqiUI.game.session.newGameRequest()")
     assert request["preset"] == "chinese" and request["options"]["quiet_limit"] == 60
     squares = page.evaluate("window.junqiUI.game.desc.board.squares.length")
     assert squares == 60  # no front stations

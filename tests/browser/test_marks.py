@@ -143,7 +143,7 @@ def test_hot_seat_marks_belong_to_the_player_who_made_them(site, server):
     # Notes for the seat that looks: player 1's own view, nothing under the curtain.
     page.check("#notes-option")
     page.wait_for_selector("svg.board [data-note]")
-    game = page.evaluate("window.junqiUI.game.gameId")
+    game = page.evaluate("window.junqiUI.game.session.gameId")
     notes = call(page, {"op": "notes", "game": game, "player": 1})["notes"]
     assert set(notes_shown(page)) <= set(notes["pieces"])
     assert all(d.view()["board"][sq]["owner"] == 0 for sq in notes_shown(page))
@@ -171,7 +171,7 @@ def test_notes_show_the_engines_labels(site, server):
     assert notes_shown(page) == {}  # off by default
     page.check("#notes-option")
     page.wait_for_selector("svg.board [data-note]")
-    game = page.evaluate("window.junqiUI.game.gameId")
+    game = page.evaluate("window.junqiUI.game.session.gameId")
     notes = call(page, {"op": "notes", "game": game, "player": 0})["notes"]
     shown = notes_shown(page)
     labelled = {sq for sq, n in notes["pieces"].items() if any(n["label"].values())}

@@ -158,7 +158,7 @@ def test_replay_from_the_end_of_a_game_and_by_a_shared_link(site, server):
         page.click("#btn-resign")
         page.click("dialog.confirm [data-answer=yes]")
         d.wait("over")
-    game_id = page.evaluate("window.junqiUI.game.gameId")
+    game_id = page.evaluate("window.junqiUI.game.session.gameId")
     record = page.evaluate(
         "id => window.junqi.engine.call({op: 'record_export', game: id})", game_id
     )["record"]

@@ -155,7 +155,7 @@ def test_a_cpu_game_survives_a_reload_and_ends_as_the_uninterrupted_game(site, s
     assert after["board"] == before["board"] and after["history"] == before["history"]
     play_moves(d, 4)
     resign(page, d)
-    game = page.evaluate("window.junqiUI.game.gameId")
+    game = page.evaluate("window.junqiUI.game.session.gameId")
     record = call(page, {"op": "record_export", "game": game})
     assert record["ok"], record
     record = record["record"]
@@ -196,7 +196,7 @@ def test_a_tampered_save_is_refused_and_the_start_screen_works(site, server):
     play_moves(d, 2)
     saved = wait_saved(page, d.ply)
     # The page cannot ask the bridge for the save itself, however the op is spelt.
-    game = page.evaluate("window.junqiUI.game.gameId")
+    game = page.evaluate("window.junqiUI.game.session.gameId")
     assert call(page, {"op": "save", "game": game})["error"]["code"] == "worker_only"
     escaped = json.dumps({"op": "save", "game": game}).replace('"save"', '"sav\\u0065"')
     reply = page.evaluate("t => window.junqi.engine.call(t)", escaped)
@@ -356,8 +356,8 @@ def test_an_early_play_asks_even_when_no_local_summary_tells_of_the_saved_game(s
 
 
 def _friend_save_in_setup() -> dict:
-    """An unfinished friend game as the page keeps it in local storage (ctrl/friendlink.js,
-    localSaves): the host's side of a Classic game both pages have started setting up."""
+    """An unfinished friend game as the page keeps it in local storage (ctrl/saves.js,
+    FriendSaves): the host's side of a Classic game both pages have started setting up."""
     from tests.fairkit import Table
 
     table = Table("classic", seed=4)

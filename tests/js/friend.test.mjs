@@ -4,7 +4,8 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { FriendGame, PAUSE_MS } from "../../web/js/ui/ctrl/friend.js";
+import { newGame } from "../../web/js/ui/ctrl/session.js";
+import { PAUSE_MS } from "../../web/js/ui/ctrl/friend.js";
 import { offerWords } from "../../web/js/ui/ctrl/friendlink.js";
 import * as link from "../../web/js/net/link.js";
 import { bridge, useLanguage, fakeTimers, memoryStore } from "./support.mjs";
@@ -101,7 +102,7 @@ function memorySaves(log, name) {
 }
 
 function friend(name, options, log, extra = {}) {
-  const game = new FriendGame({
+  const game = newGame({
     engine, variants, options: { mode: "friend", ...options }, store: memoryStore(),
     saves: extra.saves || memorySaves(log, name), net: extra.net, pageURL: "http://127.0.0.1:8000/",
     timers: extra.timers || fakeTimers(), wall: extra.wall,
@@ -118,10 +119,14 @@ async function until(fn, what = "condition") {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** A friend game's connection: links, channel, the clock held while it is down. */
+const wire = (game) => game.session.connection;
+
 /** Name channels as they are made, so the log says who sent what. */
 function named(game) {
-  const use = game.useChannel.bind(game);
-  game.useChannel = (channel) => {
+  const link = wire(game);
+  const use = link.useChannel.bind(link);
+  link.useChannel = (channel) => {
     channel.name = game.name;
     use(channel);
   };
@@ -132,16 +137,16 @@ async function connect(variant, log, extra = {}) {
   const net = fakeNet(log);
   const host = named(friend("host", { role: "host", variant, clock: true }, log, { net, ...extra.host }));
   await host.start();
-  await until(() => host.conn === "invite", "the invitation");
+  await until(() => wire(host).conn === "invite", "the invitation");
   assert.equal(host.ui, "link");
-  assert.match(host.link.url, /^http:\/\/127\.0\.0\.1:8000\/#friend=J1/);
-  const signal = await link.decodeSignal(host.link.url);
-  assert.equal(signal.game, host.match, "the invitation names this game");
+  assert.match(wire(host).link.url, /^http:\/\/127\.0\.0\.1:8000\/#friend=J1/);
+  const signal = await link.decodeSignal(wire(host).link.url);
+  assert.equal(signal.game, host.session.match, "the invitation names this game");
   const guest = named(friend("guest", { role: "guest", signal }, log, { net, ...extra.guest }));
   await guest.start();
-  await until(() => guest.conn === "reply", "the reply");
-  assert.equal(await host.takeSignal(guest.link.code), true);
-  await until(() => host.conn === "open" && guest.conn === "open", "the channel");
+  await until(() => wire(guest).conn === "reply", "the reply");
+  assert.equal(await wire(host).takeSignal(wire(guest).link.code), true);
+  await until(() => wire(host).conn === "open" && wire(guest).conn === "open", "the channel");
   await until(() => host.view?.fair?.stage === "setup" || host.view?.fair?.stage === "play", "the hello");
   await until(() => guest.view?.fair?.stage === host.view.fair.stage, "the guest's hello");
   return { host, guest, net };
@@ -149,7 +154,7 @@ async function connect(variant, log, extra = {}) {
 
 async function settle(...games) {
   for (let i = 0; i < 5; i++) {
-    await Promise.all(games.map((g) => g.queue));
+    await Promise.all(games.map((g) => g.session.queue));
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
 }
@@ -255,29 +260,29 @@ test("a lost connection: the clocks wait, a new link exchange, the game goes on"
   const wall = () => now;
   const timers = fakeTimers();
   const { host, guest } = await connect("gunjin", log, { host: { wall, timers }, guest: { wall } });
-  const before = host.gameNow();
-  host.channel.drop();
-  assert.equal(host.conn, "lost");
+  const before = wire(host).gameNow();
+  wire(host).channel.drop();
+  assert.equal(wire(host).conn, "lost");
   assert.equal(host.controls().reconnect.shown, true);
   now += 20_000;
-  assert.equal(host.gameNow(), before, "the clock waits while the connection is down");
-  assert.equal(host.holdLeft(), PAUSE_MS - 20_000);
+  assert.equal(wire(host).gameNow(), before, "the clock waits while the connection is down");
+  assert.equal(wire(host).holdLeft(), PAUSE_MS - 20_000);
   now += 60_000;
-  assert.equal(host.gameNow(), before + 20_000, "after 60 s it runs again");
+  assert.equal(wire(host).gameNow(), before + 20_000, "after 60 s it runs again");
   // the guest makes the new link, the host answers it
-  await guest.invite();
-  assert.equal(guest.link.kind, "offer");
-  assert.equal(await host.takeSignal("not a code"), false);
-  assert.match(host.linkError, /not a friend-game code/);
+  await wire(guest).invite();
+  assert.equal(wire(guest).link.kind, "offer");
+  assert.equal(await wire(host).takeSignal("not a code"), false);
+  assert.match(wire(host).linkError, /not a friend-game code/);
   const stranger = await link.encodeSignal({ kind: "offer", net: "lan", game: "ffffffffffffffff",
     sdp: `v=0\r\n${FINGERPRINT}\r\n` });
-  assert.equal(await host.takeSignal(stranger), false);
-  assert.match(host.linkError, /another game/);
-  assert.equal(await host.takeSignal(guest.link.url), true);
-  await until(() => host.conn === "reply");
-  assert.equal(await guest.takeSignal(host.link.code), true);
-  await until(() => host.conn === "open" && guest.conn === "open", "the new channel");
-  assert.equal(host.gameNow(), before + 20_000, "the clock goes on from where it was held");
+  assert.equal(await wire(host).takeSignal(stranger), false);
+  assert.match(wire(host).linkError, /another game/);
+  assert.equal(await wire(host).takeSignal(wire(guest).link.url), true);
+  await until(() => wire(host).conn === "reply");
+  assert.equal(await wire(guest).takeSignal(wire(host).link.code), true);
+  await until(() => wire(host).conn === "open" && wire(guest).conn === "open", "the new channel");
+  assert.equal(wire(host).gameNow(), before + 20_000, "the clock goes on from where it was held");
   await host.confirm();
   await guest.confirm();
   await settle(host, guest);
@@ -297,17 +302,17 @@ test("the clock's tick: a quiet one redraws and saves nothing, a late one passes
   await settle(host, guest);
   await until(() => host.ui === "play" && guest.ui === "play", "play");
   const saves = () => log.filter(([what, name]) => what === "save" && name === "host").length;
-  const [view, saved, sent] = [host.view, saves(), host.sent.length];
+  const [view, saved, sent] = [host.view, saves(), wire(host).sent.length];
   now += 1_000;
-  await host.peerCall({ call: "tick" }); // the engine's reply has no view and no state
+  await host.session.peerCall({ call: "tick" }); // the engine's reply has no view and no state
   assert.equal(host.view, view, "the same view: nothing to redraw");
   assert.equal(saves(), saved, "nothing to save");
-  assert.equal(host.sent.length, sent);
+  assert.equal(wire(host).sent.length, sent);
   now += 30_000; // the host's 30 s to move are over: its own tick passes the turn
-  await host.peerCall({ call: "tick" });
+  await host.session.peerCall({ call: "tick" });
   assert.deepEqual(host.view.timeouts, [1, 0]);
   assert.equal(saves(), saved + 1, "saved before the time-out was sent");
-  assert.equal(JSON.parse(host.sent.at(-1)).action, "timeout");
+  assert.equal(JSON.parse(wire(host).sent.at(-1)).action, "timeout");
   host.dispose();
   guest.dispose();
 });
@@ -323,18 +328,18 @@ test("a reloaded page goes on from its saved state", async () => {
   await until(() => guest.view.ply === 1, "the flip arrives");
   const seen = host.view;
   host.dispose(); // the page is closed; its save stays
-  guest.channel.drop();
+  wire(guest).channel.drop();
   const again = named(friend("host", { saved: saves.load() }, log, { saves, net }));
   await again.start();
-  assert.equal(again.conn, "lost");
+  assert.equal(wire(again).conn, "lost");
   assert.equal(again.view.ply, seen.ply);
   assert.deepEqual(again.view.board, seen.board);
-  assert.equal(again.match, host.match);
-  await again.invite();
-  assert.equal(await guest.takeSignal(again.link.code), true);
-  await until(() => guest.conn === "reply");
-  assert.equal(await again.takeSignal(guest.link.code), true);
-  await until(() => again.conn === "open" && guest.conn === "open");
+  assert.equal(again.session.match, host.session.match);
+  await wire(again).invite();
+  assert.equal(await wire(guest).takeSignal(wire(again).link.code), true);
+  await until(() => wire(guest).conn === "reply");
+  assert.equal(await wire(again).takeSignal(wire(guest).link.code), true);
+  await until(() => wire(again).conn === "open" && wire(guest).conn === "open");
   await settle(again, guest);
   assert.equal(again.view.fair.transcript, guest.view.fair.transcript);
   assert.equal(guest.view.turn, guest.viewer);
@@ -400,26 +405,26 @@ test("a decided game's board is not hidden by a lost connection; a reconnection 
   await until(() => host.ui === "play" && guest.ui === "play", "play");
   // a reload of the host's page during play: "make a new link" until it is connected again
   host.dispose();
-  guest.channel.drop();
+  wire(guest).channel.drop();
   const again = named(friend("host", { saved: saves.load() }, log, { saves, net }));
   await again.start();
   assert.match(again.messageText(), /Make a new link to reconnect/);
-  await again.invite();
-  assert.equal(await guest.takeSignal(again.link.code), true);
-  await until(() => guest.conn === "reply");
-  assert.equal(await again.takeSignal(guest.link.code), true);
-  await until(() => again.conn === "open" && guest.conn === "open", "the new channel");
+  await wire(again).invite();
+  assert.equal(await wire(guest).takeSignal(wire(again).link.code), true);
+  await until(() => wire(guest).conn === "reply");
+  assert.equal(await wire(again).takeSignal(wire(guest).link.code), true);
+  await until(() => wire(again).conn === "open" && wire(guest).conn === "open", "the new channel");
   await settle(again, guest);
   assert.doesNotMatch(again.messageText(), /new link/);
   assert.match(again.messageText(), /Connected again/);
-  assert.equal(again.panelShown(), false);
+  assert.equal(again.session.panelShown(), false);
   // the end, then the connection drops: the final board stays in view
   await guest.resign();
   await settle(again, guest);
   await until(() => again.ui === "over" && guest.ui === "over", "the verdict");
-  guest.channel.drop();
-  assert.equal(again.conn, "lost");
-  assert.equal(again.panelShown(), false, "no connection layer over the final board");
+  wire(guest).channel.drop();
+  assert.equal(wire(again).conn, "lost");
+  assert.equal(again.session.panelShown(), false, "no connection layer over the final board");
   again.dispose();
   guest.dispose();
 });
@@ -430,8 +435,8 @@ test("the invitation says which game is offered, and the guest joins only that g
   const host = named(friend("host", { role: "host", variant: "classic", preset: "chinese", clock: true },
     log, { net }));
   await host.start();
-  await until(() => host.conn === "invite", "the invitation");
-  const signal = await link.decodeSignal(host.link.url);
+  await until(() => wire(host).conn === "invite", "the invitation");
+  const signal = await link.decodeSignal(wire(host).link.url);
   assert.deepEqual(signal.about, { rules: host.view.fair.rules, clock: { deploy: 90, move: 30 } });
   assert.deepEqual(offerWords(signal.about, variants),
     { variant: "Classic Junqi", rules: "Chinese sites", clock: "90 s to deploy, 30 s a move" });
@@ -444,11 +449,11 @@ test("the invitation says which game is offered, and the guest joins only that g
   const promise = { ...signal, about: { ...signal.about, clock: null } };
   const guest = named(friend("guest", { role: "guest", signal: promise }, log, { net }));
   await guest.start();
-  await until(() => guest.conn === "reply", "the reply");
-  assert.equal(await host.takeSignal(guest.link.code), true);
+  await until(() => wire(guest).conn === "reply", "the reply");
+  assert.equal(await wire(host).takeSignal(wire(guest).link.code), true);
   await until(() => guest.ui === "error", "the guest stops");
   assert.match(guest.messageText(), /started another game than its invitation offered/);
-  assert.equal(guest.peer, null);
+  assert.equal(guest.session.peer, null);
   const answered = log.filter(([what, name, text]) => what === "send" && name === "guest"
     && JSON.parse(text).type === "hello");
   assert.deepEqual(answered, [], "the guest did not answer the host's hello");

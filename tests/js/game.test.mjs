@@ -3,7 +3,8 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { GameController, Stale } from "../../web/js/ui/ctrl/game.js";
+import { Stale } from "../../web/js/ui/ctrl/game.js";
+import { newGame } from "../../web/js/ui/ctrl/session.js";
 import * as i18n from "../../web/js/ui/i18n.js";
 import * as words from "../../web/js/ui/ctrl/words.js";
 import { bridge, useLanguage, fakeTimers, memoryStore, until, counter } from "./support.mjs";
@@ -20,7 +21,7 @@ before(async () => {
 after(() => engine.close());
 
 function game(options, extra = {}) {
-  return new GameController({
+  return newGame({
     engine,
     desc: variants[options.variant],
     options,

@@ -5,7 +5,9 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { MarkBook, markable, markChoices } from "../../web/js/ui/ctrl/marks.js";
 import { noteText, unaccountedLines } from "../../web/js/ui/ctrl/notes.js";
-import { describeSaved, resumeOptions, resumeViewer, curtainSeat, Stats, statsEntry } from "../../web/js/ui/ctrl/resume.js";
+import { describeSaved, resumeOptions, resumeViewer } from "../../web/js/ui/ctrl/saves.js";
+import { curtainSeat } from "../../web/js/ui/ctrl/hotseat.js";
+import { Stats, statsEntry } from "../../web/js/ui/ctrl/stats.js";
 import { Settings } from "../../web/js/ui/ctrl/settings.js";
 import { bridge, useLanguage, memoryStore } from "./support.mjs";
 

@@ -2,6 +2,7 @@
 // behind the same call() the page uses, the page's strings, and fake timers.
 
 import { spawn } from "node:child_process";
+import { before, after } from "node:test";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -41,6 +42,19 @@ export function bridge() {
     },
   };
   return engine;
+}
+
+/** The engine for a test file, in English: started before its tests, closed after them.
+ * Its `engine` and the static `variants` are there once the tests run. */
+export function useEngine() {
+  const ctx = { engine: null, variants: null };
+  before(async () => {
+    useLanguage("en");
+    ctx.engine = bridge();
+    ctx.variants = (await ctx.engine.call({ op: "variants" })).variants;
+  });
+  after(() => ctx.engine.close());
+  return ctx;
 }
 
 /** The page's strings for a language (English as the fallback), as the page uses them. */
@@ -101,4 +115,45 @@ export async function until(game, ...uis) {
 export function counter(start = 1) {
   let n = start;
   return () => n++;
+}
+
+/** A Storage (localStorage's interface) in memory. */
+export function memoryStorage() {
+  const data = new Map();
+  return {
+    data,
+    getItem: (key) => (data.has(key) ? data.get(key) : null),
+    setItem: (key, value) => data.set(key, String(value)),
+    removeItem: (key) => data.delete(key),
+  };
+}
+
+/** The engine as the page's worker answers it: the saved-game ops (web/js/worker.js keeps
+ * the save in IndexedDB; here it is kept in memory) in front of the bridge. */
+export function withSavedGame(engine) {
+  let kept = null; // {save, summary, page}
+  const answer = async (request) => {
+    switch (request.op) {
+      case "keep_game": {
+        const reply = await engine.call({ op: "save", game: request.game, text: true });
+        if (!reply.ok) return reply;
+        kept = { save: reply.save, summary: reply.summary, page: request.page ?? null };
+        return { ok: true, summary: reply.summary };
+      }
+      case "saved_game":
+        return { ok: true, saved: kept && { summary: kept.summary, page: kept.page } };
+      case "resume_game": {
+        if (!kept) return { ok: false, error: { code: "no_save", message: "there is no saved game" } };
+        const reply = await engine.call({ op: "restore", save: kept.save, viewer: request.viewer ?? null });
+        return reply.ok ? { ...reply, page: kept.page } : reply;
+      }
+      case "forget_game":
+        kept = null;
+        return { ok: true };
+      default:
+        return engine.call(request);
+    }
+  };
+  return { ready: true, whenReady: Promise.resolve(), calls: engine.calls, call: answer,
+    kept: () => kept };
 }

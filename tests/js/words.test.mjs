@@ -3,17 +3,18 @@
 
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { GameController } from "../../web/js/ui/ctrl/game.js";
+import { newGame } from "../../web/js/ui/ctrl/session.js";
 import * as words from "../../web/js/ui/ctrl/words.js";
 import * as i18n from "../../web/js/ui/i18n.js";
 import { useLanguage, memoryStore } from "./support.mjs";
 
 after(() => useLanguage("en"));
 
-const DESC = { id: "classic", pieces: [], rules: { draw_offers: true } };
+const DESC = { id: "classic", family: "junqi", sides: ["Red", "Blue"], colours: ["red", "blue"],
+  sides_are_colours: true, pieces: [], rules: { draw_offers: true } };
 
 function game(options) {
-  const g = new GameController({ engine: null, desc: DESC, options, store: memoryStore() });
+  const g = newGame({ engine: null, desc: DESC, options, store: memoryStore() });
   g.view = { result: null, colours: null, history: [] };
   return g;
 }

@@ -8,6 +8,7 @@ export const BUILD: {
   packages: string[];
   wheelURL: string;
   wheelIntegrity: string;
+  engineModules: string[];
   engineData: string;
   downloads: Record<string, number>;
   stun: string[];

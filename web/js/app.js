@@ -4,32 +4,38 @@
 // boards are drawn before the engine answers anything.
 //
 // Python decides, JS draws: every rule, view and CPU move comes from junqi_core through
-// engine.call(). ui/ctrl/ keeps state and actions (no DOM); ui/view/ draws them.
+// engine.call(). ui/ctrl/ keeps state and actions (no DOM): the flows from screen to screen
+// are ui/ctrl/app.js (AppController, `app.flows`); this file is the page around them: it
+// draws the screen the flows ask for (the `Screens` they take), the header and the live
+// region, and applies the settings.
 
 import { h, clear } from "./ui/view/dom.js";
 import * as i18n from "./ui/i18n.js";
-import { t } from "./ui/i18n.js";
 import { setBase } from "./ui/assets.js";
 import * as prefs from "./ui/prefs.js";
 import { StartController } from "./ui/ctrl/start.js";
-import { StartView } from "./ui/view/start.js";
-import { GameController } from "./ui/ctrl/game.js";
+import { StartView, stepLabels } from "./ui/view/start.js";
 import { GameView } from "./ui/view/game.js";
 import { showRules, confirmDialog } from "./ui/view/dialogs.js";
 import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
 import { Sound } from "./ui/view/sound.js";
-import { startFriend, openFriendLink, replaceFriendSaved } from "./ui/view/friend.js";
-import { ReplayController } from "./ui/ctrl/replay.js";
+import { FriendView, stunList } from "./ui/view/friend.js";
+import { noticeScreen, elsewhereScreen, joinScreen } from "./ui/view/notices.js";
 import { ReplayView } from "./ui/view/replay.js";
-import { watchGame, replaceSaved, abandonSaved, continueBox, statsBox } from "./ui/view/resume.js";
-import { stepLabels } from "./ui/view/start.js";
+import { Guesses } from "./ui/view/guesses.js";
+import { continueBox, statsBox } from "./ui/view/resume.js";
+import { AppController } from "./ui/ctrl/app.js";
+import { Saves } from "./ui/ctrl/saves.js";
+import { Stats } from "./ui/ctrl/stats.js";
+import { Channel } from "./net/rtc.js";
+import { TabRelay } from "./net/tabs.js";
+import { decodeSignal, encodeSignal, fragmentCode, signalURL } from "./net/link.js";
 
 // The address of a shared replay: #replay=<record_link payload> (docs/records.md).
 const REPLAY_KEY = "replay";
-const MAX_FILE_BYTES = 1_500_000; // the engine refuses records over 1,000,000 characters
 
-/** The replay payload in a page's fragment, or null. */
+/** The replay payload in a page's fragment, or null. @param {string} hash */
 export function replayFragment(hash) {
   const text = String(hash || "").replace(/^#/, "");
   return text ? new URLSearchParams(text).get(REPLAY_KEY) : null;
@@ -52,12 +58,17 @@ export async function mount(root, engine, data, { loader, assets } = {}) {
   // A shared replay in the address opens straight into it (the start screen never shows
   // first); else the start screen, and a friend's invitation or reply, or a game to go on with.
   if (!app.openReplayLink()) {
-    app.showStart();
-    openFriendLink(app);
+    app.flows.toStart();
+    app.openFriendLink();
   }
   addEventListener("hashchange", () => app.openReplayLink());
   root.dataset.ui = "ready";
   return app;
+}
+
+/** The address without its fragment (a link is used once). */
+function dropFragment() {
+  history.replaceState(null, "", location.pathname + location.search);
 }
 
 class App {
@@ -69,10 +80,21 @@ class App {
     this.loader = loader;
     this.settings = new Settings(prefs, () => i18n.language());
     this.start = new StartController({ info: this.info, variants: this.variants, store: prefs });
-    /** @type {GameController & {friend?: boolean, rematch?: () => any}} */
-    this.game = null; // the GameController on screen (a FriendGame adds friend, rematch)
-    this.gameView = null;
-    this.replay = null; // the ReplayView on screen (over the game's end screen, if any)
+    this.saves = new Saves({ engine, variants: this.variants });
+    this.stats = new Stats();
+    this.flows = new AppController({
+      engine, variants: this.variants, screens: this, saves: this.saves, stats: this.stats,
+      store: prefs, settings: () => this.settings.snapshot(), tabs: () => new TabRelay(),
+      net: { Channel, encodeSignal, decodeSignal, signalURL }, stun: stunList(),
+      pageURL: () => location.href,
+      gameDeps: {
+        clockSeconds: CLOCK_TEST || undefined, // ?moveclock=N: tests only
+        setupSeconds: CLOCK_TEST || undefined,
+        cpuMinMs: matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : undefined,
+      },
+    });
+    this.gameView = null; // the game screen (a GameView, or a FriendView around one)
+    this.replayView = null; // the replay screen (over the game's end screen, if any)
     this.notice = ""; // a message for the start screen (a record or link that was refused)
     this.startView = null;
     this.sound = new Sound(this.settings);
@@ -86,9 +108,14 @@ class App {
     this.applySetting("view3d");
   }
 
+  /** The game on screen (its GameController), for the views, tests and the console. */
+  get game() {
+    return this.flows.game;
+  }
+
   /** What changes outside #app with the language: the header and the loading indicator. */
   labelShell() {
-    this.setTitle(this.gameView ? this.game.title() : null);
+    this.setTitle(this.gameView ? this.game?.title() : null);
     this.loader?.setLabels(stepLabels());
   }
 
@@ -108,7 +135,7 @@ class App {
     document.documentElement.dataset.view = this.settings.view3d ? "3d" : "flat";
     if (name === "labels" || name === "ranks") {
       this.gameView?.render();
-      this.replay?.render();
+      this.replayView?.render();
     }
   }
 
@@ -119,9 +146,9 @@ class App {
   relabel() {
     this.labelShell();
     this.bar.render();
-    if (this.replay) this.replay.relabel();
+    if (this.replayView) this.replayView.relabel();
     if (this.gameView) this.gameView.relabel();
-    else if (!this.replay) this.showStart();
+    else if (!this.replayView) this.flows.toStart();
   }
 
   say(text) {
@@ -131,34 +158,59 @@ class App {
     if (text) this.sayTimer = setTimeout(() => (this.live.textContent = text), 30);
   }
 
-  endGame() {
-    this.endReplay();
-    if (this.gameView) this.gameView.dispose();
-    this.game = null;
-    this.gameView = null;
+  rules(variant) {
+    return showRules(this.root, variant);
+  }
+
+  confirm(message, yes) {
+    return confirmDialog(this.root, message, yes);
+  }
+
+  // --- links in the address ----------------------------------------------------------
+
+  /** #replay=… in the address: opens that replay (its screen at once, filled in when the
+   * engine answers). False: none. */
+  openReplayLink() {
+    const payload = replayFragment(location.hash);
+    if (payload === null) return false;
+    dropFragment();
+    this.flows.openReplayLink(payload);
+    return true;
+  }
+
+  /** At mount: a friend's code in the address (used once, then removed from it), or a
+   * recent saved friend game to go on with after a reload. */
+  openFriendLink() {
+    const code = fragmentCode(location.hash);
+    if (!code) return this.flows.openRecent();
+    dropFragment();
+    return this.flows.openCode(code);
+  }
+
+  // --- the screens the flows ask for (ui/ctrl/app.js: Screens) -----------------------
+
+  /** Whatever is on screen goes; the new screen's root goes in (`kind`: start, game or
+   * replay, for the page's layout; a notice keeps the layout it came from). */
+  replaceScreen(node, kind = null) {
+    this.startView?.dispose();
+    this.startView = null;
+    clear(this.screen);
+    if (node) this.screen.append(node);
+    if (kind) document.documentElement.dataset.screen = kind;
+    this.leftGame = false;
   }
 
   showStart(notice = "") {
-    const fromGame = Boolean(this.game);
-    this.endGame();
-    this.startView?.dispose();
+    const fromGame = this.leftGame; // straight from a game: focus goes to the first choice
     this.say("");
-    clear(this.screen);
+    this.replaceScreen(null, "start");
     this.notice = notice;
     this.startView = new StartView(this.start, this);
     this.screen.append(this.startView.root);
     this.bar.setGame(false);
-    document.documentElement.dataset.screen = "start";
     this.setTitle(null);
     document.title = i18n.t("title.site");
     if (fromGame) this.startView.focusFirst();
-  }
-
-  /** Play button of the start screen (a new game replaces the saved one: asked first). */
-  async play(options) {
-    const friend = options.mode === "friend";
-    if (!(await (friend ? replaceFriendSaved(this) : replaceSaved(this, options)))) return;
-    return this.startGame(options);
   }
 
   /** The start screen's extra boxes: the saved game to continue, the statistics. */
@@ -166,175 +218,75 @@ class App {
     return { resume: continueBox(this), stats: statsBox(this) };
   }
 
-  /** A game screen was built: marks, notes, saving, statistics (view/resume.js). */
-  watch(ctrl, view, saved = null) {
-    watchGame(this, ctrl, view, saved);
+  /** A line on the start screen (a record or link being opened, or refused). */
+  startNotice(text, error = false, where = "top") {
+    this.startView?.setNotice(text, error, where);
   }
 
-  async startGame(options) {
-    if (options.mode === "friend") return startFriend(this, options);
-    const { saved, ...rest } = options; // saved: a resumed game's page data (marks)
-    options = rest;
-    this.endGame();
-    this.startView?.dispose();
-    this.startView = null;
-    clear(this.screen);
-    const game = new GameController({
-      engine: this.engine,
-      desc: this.variants[options.variant],
-      options,
-      store: prefs,
-      settings: () => this.settings.snapshot(),
-      clockSeconds: CLOCK_TEST || undefined,
-      setupSeconds: CLOCK_TEST || undefined,
-      cpuMinMs: matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : undefined,
-    });
-    this.game = game;
-    this.gameView = new GameView(this, game);
-    this.watch(game, this.gameView, saved);
-    this.screen.append(this.gameView.root);
+  showGame(game, { page = null, title }) {
+    // a game with a connection (a friend's) has its panel around the board
+    const view = game.session.connection ? new FriendView(this, game) : new GameView(this, game);
+    // marks and notes: for a game the engine holds (the notes are its deductions; the marks
+    // are saved with the game)
+    const guesses = game.session.engineGame ? new Guesses(view, page) : null;
+    this.gameView = view;
+    this.replaceScreen(view.root, "game");
     this.bar.setGame(true);
-    document.documentElement.dataset.screen = "game";
-    this.gameView.render();
-    document.title = `${i18n.t(`variant.${options.variant}`)} — ${i18n.t("title.site")}`;
-    await game.start();
+    view.render();
+    document.title = `${title} — ${i18n.t("title.site")}`;
+    return { pageData: () => guesses?.pageData() ?? {} };
   }
 
-  async newGame() {
-    const game = this.game;
-    if (game.inProgress()) {
-      if (!(await this.confirm(i18n.t("confirm.new"), i18n.t("action.new")))) return;
-      abandonSaved(this, game); // abandoned: not offered to continue
-    }
-    this.startGame(game.nextOptions());
+  closeGame() {
+    this.gameView?.dispose();
+    this.gameView = null;
+    this.leftGame = true;
   }
 
-  rematch() {
-    if (this.game?.friend) return this.game.rematch(); // both ask; seats switch
-    this.startGame(this.game.nextOptions(true));
-  }
-
-  async changeMode() {
-    if (this.game.inProgress()) {
-      if (!(await this.confirm(i18n.t("confirm.mode"), i18n.t("action.mode")))) return;
-      abandonSaved(this, this.game); // abandoned: not offered to continue
-    }
-    this.showStart();
-  }
-
-  // --- replays -------------------------------------------------------------------------
-
-  /** The finished game on screen, replayed from its end screen (Close comes back to it). */
-  async replayGame() {
-    const game = this.game;
-    const source = await game?.replaySource();
-    if (!source || game !== this.game) return;
-    const error = await this.openReplay(source);
-    if (error && game === this.game) {
-      game.setMessage(() => t("replay.error", { message: error }));
-      game.changed();
-    }
-  }
-
-  /** A record from a file (its text): refused with the engine's reason on the start screen. */
-  async openRecordFile(file) {
-    if (!file) return false;
-    if (file.size > MAX_FILE_BYTES) {
-      this.startView?.setNotice(t("start.bad_file", { message: t("start.too_large") }), true, "open");
-      return false;
-    }
-    this.startView?.setNotice(t("replay.loading"), false, "open");
-    let text;
-    try {
-      text = await file.text();
-    } catch (err) {
-      this.startView?.setNotice(t("start.bad_file", { message: err.message || String(err) }), true, "open");
-      return false;
-    }
-    const error = await this.openReplay({ record: text });
-    if (error) this.startView?.setNotice(t("start.bad_file", { message: error }), true, "open");
-    return !error;
-  }
-
-  /** #replay=… in the address: the replay screen at once ("Preparing the replay…"), filled
-   * in when the engine answers; a link the engine refuses goes to the start screen with its
-   * reason. False: no link. */
-  openReplayLink() {
-    const payload = replayFragment(location.hash);
-    if (payload === null) return false;
-    history.replaceState(null, "", location.pathname + location.search);
-    (async () => {
-      if (this.game?.inProgress() && !(await this.confirm(t("confirm.replay"), t("replay.title")))) return;
-      if (this.gameView) this.endGame();
-      const ctrl = this.replayController({ link: payload });
-      this.showReplay(ctrl);
-      const loaded = await ctrl.load();
-      if (this.replay?.ctrl !== ctrl) return; // closed before the engine answered
-      if (loaded) document.title = `${ctrl.title()} — ${i18n.t("title.site")}`;
-      else this.showStart(t("start.bad_link", { message: ctrl.error || "?" }));
-    })();
-    return true;
-  }
-
-  replayController(source) {
-    return new ReplayController({ engine: this.engine, variants: this.variants, source,
-      settings: () => this.settings.snapshot() });
-  }
-
-  /** Ask the engine for the replay and show it; returns null, or the engine's reason. */
-  async openReplay(source) {
-    const ctrl = this.replayController(source);
-    if (!(await ctrl.load())) return ctrl.error || "?";
-    this.showReplay(ctrl);
-    return null;
-  }
-
-  /** The replay screen of this controller (loaded or still waiting for the engine). */
-  showReplay(ctrl) {
-    this.endReplay();
+  showReplay(replay) {
     this.titleBefore = document.title;
     if (this.gameView) {
       this.gameView.root.remove(); // kept: Close comes back to the end screen
-    } else {
       this.startView?.dispose();
       this.startView = null;
     }
-    clear(this.screen);
-    this.replay = new ReplayView(this, ctrl);
-    this.screen.append(this.replay.root);
+    this.replayView = new ReplayView(this, replay);
+    this.replaceScreen(this.replayView.root, "replay");
     this.bar.setGame(false);
-    document.documentElement.dataset.screen = "replay";
-    document.title = `${ctrl.title()} — ${i18n.t("title.site")}`;
-    this.replay.render();
+    // the page's title follows the replay's (a link's names its game once the engine answers)
+    const titled = () => (document.title = `${replay.title()} — ${i18n.t("title.site")}`);
+    titled();
+    replay.subscribe(titled);
+    this.replayView.render();
     scrollTo(0, 0); // the board from its top, wherever the screen before was scrolled
-    this.replay.status.focus({ preventScroll: true });
+    this.replayView.status.focus({ preventScroll: true });
   }
 
-  endReplay() {
-    if (!this.replay) return;
-    this.replay.dispose();
-    this.replay.root.remove();
-    this.replay = null;
-  }
-
-  /** Close: back to the game's end screen it came from, else to the start screen. */
   closeReplay() {
-    if (!this.gameView) return this.showStart();
-    this.endReplay();
-    clear(this.screen);
-    this.screen.append(this.gameView.root);
+    if (!this.replayView) return;
+    this.replayView.dispose();
+    this.replayView.root.remove();
+    this.replayView = null;
+  }
+
+  backToGame() {
+    this.replaceScreen(this.gameView.root, "game");
     this.bar.setGame(true);
-    document.documentElement.dataset.screen = "game";
     document.title = this.titleBefore || document.title;
     this.gameView.render();
     this.gameView.root.querySelector("#btn-replay")?.focus({ preventScroll: true });
   }
 
-  rules(variant) {
-    return showRules(this.root, variant);
+  showNotice(text) {
+    const back = noticeScreen(this, text);
+    back.focus();
   }
 
-  confirm(message, yes) {
-    return confirmDialog(this.root, message, yes);
+  showElsewhere(tag, text) {
+    elsewhereScreen(this, tag, text).focus();
+  }
+
+  showJoin(signal, about) {
+    joinScreen(this, signal, about).focus();
   }
 }

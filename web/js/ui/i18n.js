@@ -76,15 +76,14 @@ export function t(key, params) {
   return text;
 }
 
-/** Piece names: family is "junqi" (classic, blind) or "gunjin". */
-export const family = (variant) => (variant === "gunjin" ? "gunjin" : "junqi");
-
-export function pieceName(variant, kind) {
-  return t(`piece.${family(variant)}.${kind}`);
+/** Piece names by the variant's piece family (its description's `family`: "junqi" for
+ * Classic and Blind, "gunjin"). */
+export function pieceName(family, kind) {
+  return t(`piece.${family}.${kind}`);
 }
 
-export function shortName(variant, kind) {
+export function shortName(family, kind) {
   // A short form only from the same language (never an English one in another language).
-  const key = `short.${family(variant)}.${kind}`;
-  return key in strings ? strings[key] : pieceName(variant, kind);
+  const key = `short.${family}.${kind}`;
+  return key in strings ? strings[key] : pieceName(family, kind);
 }

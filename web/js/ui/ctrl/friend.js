@@ -1,74 +1,116 @@
-// A game with a friend on another device: the link exchange, the data channel, and the
-// game around the fair-play peer that runs in the engine (docs/fair-play.md). No DOM:
-// web/js/ui/view/friend.js draws it (the board through the usual GameView); the link
-// exchange and the channel are in friendlink.js.
+// A game with a friend on another device: the game around the fair-play peer that runs in
+// the engine (docs/fair-play.md). The session interface: session.js; the link exchange and
+// the data channel: friendlink.js (FriendLink, `session.connection`). No DOM:
+// web/js/ui/view/friend.js draws the connection panel, the board is the usual GameView.
 //
 // Python decides: the peer (`fair_*` bridge ops) checks every message, keeps this page's
 // own secrets and gives this seat's view; this file moves texts between the peer and the
 // channel without looking inside, keeps the page's copy of the peer's state in local
 // storage (written BEFORE anything a call returned is sent), and runs the clock ticks.
 //
-//   const game = new FriendGame({engine, variants, options: {mode: "friend", role: "host",
-//     variant, preset, rules, clock: true, net: "lan"}, store, saves, net});
-//   await game.start();            // host: an invitation link in game.link
-//   await game.takeSignal(text);   // the friend's reply (or, to reconnect, an invitation)
+//   const game = newGame({engine, variants, options: {mode: "friend", role: "host",
+//     variant, preset, rules, clock: true, net: "lan"}, store, saves, net});   // session.js
+//   await game.start();                                // host: an invitation link
+//   game.session.connection.link                       // {kind: "offer", code, url}
+//   await game.session.connection.takeSignal(text);    // the friend's reply
 
 import { t, has } from "../i18n.js";
-import { GameController, MAX_TIMEOUTS, MOVE_SECONDS, SETUP_SECONDS, Stale } from "./game.js";
+import { Stale } from "./game.js";
 import { resultText } from "./words.js";
-import { linkMethods, randomTag } from "./friendlink.js";
+import { FriendLink, randomTag } from "./friendlink.js";
+import { variantName } from "./gamescreen.js";
+import { MOVE_SECONDS, SETUP_SECONDS } from "./hotseat.js";
 
-export { PAUSE_MS, SAVE_KEY, localSaves } from "./friendlink.js";
-export const TICK_MS = 1000;
+/** @typedef {import("./game.js").GameController} GameController */
+/** @typedef {import("./session.js").Reply} Reply */
+/**
+ * The browser's saved friend game (saves.js, FriendSaves): one at a time.
+ * @typedef {{load(): any, save(record: object): void, saveClock(clock: object): void,
+ *   clear(): void}} FriendStore
+ */
 
-/** GameController as the type checker sees it with friendlink.js's methods, which the
- * Object.assign at the end of this file adds (the same class at run time).
- * @type {new (args: any) => GameController & typeof linkMethods & {moving?: boolean}} */
-const LinkedController = /** @type {any} */ (GameController);
+export { PAUSE_MS, TICK_MS } from "./friendlink.js";
 
-export class FriendGame extends LinkedController {
+/** The page's requests as calls of the peer (the `fair` op's fields). */
+const PEER_CALLS = {
+  setup_swap: (/** @type {any} */ r) => ({ call: "setup", setup: "swap", a: r.a, b: r.b }),
+  setup_random: () => ({ call: "setup", setup: "random" }),
+  setup_mirror: () => ({ call: "setup", setup: "mirror" }),
+  setup_set: (/** @type {any} */ r) => ({ call: "setup", setup: "set", layout: r.layout }),
+  deploy: () => ({ call: "deploy" }),
+  act: (/** @type {any} */ r) => ({ call: "act", action: r.action }),
+  view: () => ({ call: "view" }),
+};
+
+/** The screen's state from the peer's stage (a seat that deployed waits for the other). */
+const STAGE_UI = { setup: "setup", deal: "wait", play: "play", ended: "audit", done: "over" };
+
+export class FriendSession {
   /**
-   * options: {mode: "friend", role: "host"|"guest", variant, preset, rules, clock: bool,
-   *   net: "lan"|"stun", signal (guest: the invitation {kind, net, game, sdp}),
-   *   saved (a record from saves.load(), to go on after a reload)}
-   * variants: static descriptions by variant id; saves: localSaves(); net: {Channel,
-   *   encodeSignal, decodeSignal, signalURL}; stun: this build's STUN URLs; pageURL: the
-   *   page's address (links are made from it); wall: () => ms since the epoch.
+   * @param {object} deps
+   * @param {any} deps.options  {role: "host"|"guest", variant, preset, rules, clock: bool,
+   *   net: "lan"|"stun", signal (guest: the invitation {kind, net, game, sdp, about}),
+   *   saved (a record of saves.load(), to go on after a reload), then (an invitation to
+   *   answer once the saved game is back)}
+   * @param {Record<string, any>} [deps.variants]  static descriptions by variant id
+   * @param {FriendStore} [deps.saves]
+   * @param {any} [deps.net]  {Channel, encodeSignal, decodeSignal, signalURL}
+   * @param {string[]} [deps.stun]  this build's STUN URLs
+   * @param {string} [deps.pageURL]  the page's address (links are made from it)
+   * @param {() => number} [deps.wall]  ms since the epoch
+   * @param {number} [deps.moveSeconds]  @param {number} [deps.setupSeconds]  the clock the host proposes
    */
-  constructor({ variants, saves, net, stun = [], pageURL = "", wall = () => Date.now(), ...rest }) {
-    const options = { ...rest.options };
-    super({ ...rest, desc: variants?.[options.variant] || null, options: { ...options, mode: "friend" } });
-    this.friend = true;
+  constructor({ options, variants = {}, saves, net, stun = [], pageURL = "", wall = () => Date.now(),
+    moveSeconds, setupSeconds }) {
+    /** @type {"friend"} */
+    this.mode = "friend";
+    this.shared = false;
+    this.opponent = "friend";
+    this.rivalKey = "side.friend";
+    this.keepsLayouts = true; // this player's own, on this device
+    this.engineGame = false; // the game lives in the peer, which saves itself as it goes
+    this.gameId = null;
+    /** @type {GameController} */
+    this.game = /** @type {any} */ (null);
     this.variants = variants || {};
     this.saves = saves;
-    this.net = net;
-    this.stun = stun;
-    this.pageURL = pageURL;
-    this.wall = wall;
+    this.clockOn = Boolean(options.clock);
+    this.moveSeconds = moveSeconds || MOVE_SECONDS;
+    this.setupSeconds = setupSeconds || SETUP_SECONDS;
     this.role = options.role || "host";
-    this.netMode = options.net === "stun" ? "stun" : "lan";
+    this.signal = options.signal || null;
+    this.saved = options.saved || null;
+    this.then = options.then || null;
+    /** @type {string|null} the peer's id in the engine */
     this.peer = null;
     this.match = options.saved?.match || options.signal?.game || "";
+    /** @type {Promise<any>} the peer's calls, one at a time, in order */
     this.queue = Promise.resolve();
-    this.channel = null;
-    this.conn = "none"; // none | gathering | invite | reply | connecting | open | lost | failed
-    this.connError = null; // why the last connection failed ("no_route", ...)
-    this.linkError = null; // what was wrong with a pasted code
-    this.link = null; // {kind: "offer"|"answer", code, url}: what this page asks to send
-    this.everOpen = false;
-    this.pause = { paused: 0, since: null };
-    this.notes = []; // lines about the connection and the game around it, for the message
+    this.connection = new FriendLink({ session: this, net, stun, pageURL, wall,
+      netMode: options.net === "stun" ? "stun" : "lan" });
     this.saveFailed = false;
-    this.ticking = null;
-    this.tickQueued = false;
-    this.theirClock = null;
-    this.sent = []; // texts sent over the channel (tests read it; never ranks)
-    this.ui = "link";
+    this.everResumed = false;
+    /** @type {string|null} */
+    this.viewText = null;
+    /** @type {string|null} */
+    this.rulesKey = null;
+  }
+
+  /** @param {GameController} game */
+  attach(game) {
+    this.game = game;
+    game.ui = "link";
+  }
+
+  /** The person at this screen plays the seat the hello gave (null before it). */
+  get you() {
+    return this.game.viewer;
   }
 
   // --- the peer in the engine: one call at a time, in order ---------------------------
 
-  /** Run a call of the peer (fields of the `fair` op) after the calls before it. */
+  /** Run a call of the peer (fields of the `fair` op) after the calls before it.
+   * @param {object} fields @returns {Promise<Reply>} */
   peerCall(fields) {
     const run = () => this._peerCall(fields);
     const result = this.queue.then(run, run);
@@ -76,62 +118,98 @@ export class FriendGame extends LinkedController {
     return result;
   }
 
+  /** @param {any} fields @returns {Promise<Reply>} */
   async _peerCall(fields) {
-    const token = this.token;
+    const game = this.game;
+    const token = game.token;
     if (!this.peer) return { ok: false, error: { code: "no_game", message: "no friend game" } };
-    const reply = await this.engine.call({ op: "fair", peer: this.peer, now: this.gameNow(), ...fields });
-    if (token !== this.token) throw new Stale();
+    const reply = await game.engine.call({ op: "fair", peer: this.peer,
+      now: this.connection.gameNow(), ...fields });
+    if (token !== game.token) throw new Stale();
     if (!reply.ok) {
       if (fields.call === "receive") {
         // A message the peer refused changed nothing; the other page is out of step until
         // a resume. Say so (the reason is the engine's).
         const message = reply.error?.message || "?";
-        this.note(() => t("friend.refused", { message }));
-        this.changed();
+        game.setMessage(() => t("friend.refused", { message }));
+        game.changed();
       }
       return reply;
     }
-    if (!this.asOffered(reply.view)) {
+    if (!this.connection.asOffered(reply.view)) {
       // The host's page started another game than its invitation offered (and the Join
       // screen showed): nothing is answered, the game stops here.
       this.cannotJoin(() => t("friend.not_as_offered"));
       return { ok: false, error: { code: "not_as_offered", message: "not the game offered" } };
     }
-    if (reply.events.some((ev) => ev.type === "taken")) {
+    if (reply.events.some((/** @type {any} */ ev) => ev.type === "taken")) {
       // The invitation this page answered was used by someone else: its host's page said so.
       this.cannotJoin(() => t("friend.taken"));
       return { ok: false, error: { code: "taken", message: "the invitation was already taken" } };
     }
     this.persist(reply.state); // the write-ahead rule: saved before anything is sent
-    for (const text of reply.send) this.transmit(text);
+    for (const text of reply.send) this.connection.transmit(text);
     // `view` and `state` come only when the peer's state changed or there are events to
     // show (a quiet tick has neither)
-    if (reply.view || reply.events.length) await this.apply(reply.view ?? this.view, reply.events);
-    return { ok: true, events: [], view: this.view };
+    if (reply.view || reply.events.length) await this.apply(reply.view ?? game.view, reply.events);
+    return { ok: true }; // shown already: no view for the controller to show again
+  }
+
+  /** Where the controller's requests go: calls of the peer (records: its audited record).
+   * @param {any} request @returns {Promise<Reply>} */
+  async submit(request) {
+    if (request.op === "record_export") return this.record();
+    if (request.op === "record_text" || request.op === "record_link") return this.fromRecord(request.op);
+    const fields = PEER_CALLS[/** @type {keyof typeof PEER_CALLS} */ (request.op)];
+    if (!fields) throw new Error(`not a friend-game request: ${request.op}`);
+    return this.peerCall(fields(request));
+  }
+
+  /** The audited game's record (not through the queue: it changes nothing). */
+  async record() {
+    const token = this.game.token;
+    const reply = await this.game.engine.call({ op: "fair", peer: this.peer, call: "record" });
+    if (token !== this.game.token) throw new Stale();
+    return reply;
+  }
+
+  /** An op on the finished game's record, imported for a moment as a game of this page.
+   * @param {string} op */
+  async fromRecord(op) {
+    const engine = this.game.engine;
+    const record = await this.record();
+    if (!record.ok) return record;
+    const imported = await engine.call({ op: "record_import", record: record.record });
+    if (!imported.ok) return imported;
+    const reply = await engine.call({ op, game: imported.game });
+    await engine.call({ op: "drop", game: imported.game });
+    return reply;
   }
 
   /** This page cannot join the game (another game than offered, or the invitation was
-   * taken): say why and stop; nothing of it is kept. */
+   * taken): say why and stop; nothing of it is kept. @param {() => string} why */
   cannotJoin(why) {
-    this.token++;
-    this.closeChannel();
-    this.conn = "none";
-    this.link = null;
-    this.ui = "error";
+    const game = this.game;
+    game.token++;
+    this.connection.closeChannel();
+    this.connection.conn = "none";
+    this.connection.link = null;
+    game.ui = "error";
     this.saves?.clear();
-    if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
+    if (this.peer) game.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
     this.peer = null;
-    this.setMessage(why);
-    this.changed();
-    this.fx.say(this.messageText());
+    game.setMessage(why);
+    game.changed();
+    game.fx.say(game.messageText());
   }
 
+  /** @param {string|undefined} state  the peer's state, kept before anything is sent */
   persist(state) {
     if (state === undefined) return;
     try {
       this.saves?.save({
-        match: this.match, role: this.role, net: this.netMode, variant: this.variant || null,
-        state, updated: this.wall(),
+        match: this.match, role: this.role, net: this.connection.netMode,
+        variant: this.game.variant || null, state, updated: this.connection.wall(),
       });
       this.saveFailed = false;
     } catch {
@@ -139,21 +217,17 @@ export class FriendGame extends LinkedController {
     }
   }
 
-  transmit(text) {
-    this.sent.push(text);
-    if (this.sent.length > 500) this.sent.shift();
-    this.channel?.send(text);
-  }
-
   // --- what the peer said ------------------------------------------------------------
 
-  /** A new view and the events of one call: words, flashes, the state of the screen. */
+  /** A new view and the events of one call: words, flashes, the state of the screen.
+   * @param {any} view @param {any[]} events */
   async apply(view, events) {
-    const before = this.view;
+    const game = this.game;
+    const before = game.view;
     const text = JSON.stringify(view);
     if (!events.length && text === this.viewText) return; // a quiet tick: nothing to redraw
     this.viewText = text;
-    if (view.variant && (!this.desc || this.rulesKey !== JSON.stringify(view.rules))) {
+    if (view.variant && (!game.desc || this.rulesKey !== JSON.stringify(view.rules))) {
       await this.describe(view);
     }
     const actions = [];
@@ -171,77 +245,75 @@ export class FriendGame extends LinkedController {
       if (ev.type === "resumed") this.everResumed = true;
     }
     if (view.fair?.seat !== undefined) {
-      this.viewer = view.fair.seat;
-      this.seat = view.fair.seat;
+      game.viewer = view.fair.seat;
+      game.seat = view.fair.seat;
     }
     if (actions.length) {
-      await this.showEvents(actions, view, true, lines);
+      await game.showEvents(actions, view, true, lines);
     } else {
-      this.view = view;
-      if (lines.length) this.setMessage(...lines);
+      game.view = view;
+      if (lines.length) game.setMessage(...lines);
     }
-    const wasOver = this.ui === "over";
-    if (before?.fair?.stage !== view.fair?.stage) this.saveClock();
+    const wasOver = game.ui === "over";
+    if (before?.fair?.stage !== view.fair?.stage) this.connection.saveClock();
     this.syncUi();
-    if (this.ui === "setup" && before?.fair?.game !== view.fair?.game) this.resetMarks();
-    this.updateClock();
+    if (game.ui === "setup" && before?.fair?.game !== view.fair?.game) game.resetMarks();
+    this.connection.updateClock();
     // The audit's word goes on the message line before the redraw, so the screen shows it.
-    const ending = this.ui === "over" && (!wasOver || verdict);
+    const ending = game.ui === "over" && (!wasOver || verdict);
     if (ending) this.verdictMessage();
-    this.changed();
+    game.changed();
     if (ending) this.ended();
-    else if (lines.length && !actions.length) this.fx.say(this.messageText());
+    else if (lines.length && !actions.length) game.fx.say(game.messageText());
   }
 
+  /** The rules came with the view: the variant's description under them. @param {any} view */
   async describe(view) {
+    const game = this.game;
     const rules = view.rules || {};
-    this.variant = view.variant;
-    this.desc = this.variants[view.variant] || this.desc;
+    game.variant = view.variant;
+    game.desc = this.variants[view.variant] || game.desc;
+    /** @type {any} */
     const request = { op: "describe", variant: view.variant };
     if (rules.preset) request.preset = rules.preset;
     if (rules.options) request.options = rules.options;
-    const reply = await this.engine.call(request);
-    if (reply.ok) this.desc = reply.description;
+    const reply = await game.engine.call(request);
+    if (reply.ok) game.desc = reply.description;
     this.rulesKey = JSON.stringify(view.rules);
   }
 
   /** The screen's state from the peer's stage. */
   syncUi() {
-    const fair = this.view?.fair;
+    const game = this.game;
+    const fair = game.view?.fair;
     if (!fair || fair.stage === "hello") {
-      this.ui = "link";
+      game.ui = "link";
       return;
     }
-    const deployed = this.view.deployed?.[this.viewer];
-    this.ui = {
-      setup: deployed ? "wait" : "setup",
-      deal: "wait",
-      play: "play",
-      ended: "audit",
-      done: "over",
-    }[fair.stage] || "wait";
+    const deployed = game.view.deployed?.[game.viewer ?? 0];
+    game.ui = fair.stage === "setup" && deployed ? "wait"
+      : STAGE_UI[/** @type {keyof typeof STAGE_UI} */ (fair.stage)] || "wait";
   }
 
   /** The audit's verdict on the message line: who broke the rules at which move, and how;
    * or that everything was checked. */
   verdictMessage() {
-    this.resetMarks();
-    const verdict = this.view.fair?.verdict;
-    if (verdict?.fault) this.setMessage(() => this.faultText(verdict.fault));
-    else if (verdict?.ok) this.setMessage(() => t("friend.audit_ok"));
+    const game = this.game;
+    game.resetMarks();
+    const verdict = game.view.fair?.verdict;
+    if (verdict?.fault) game.setMessage(() => this.faultText(verdict.fault));
+    else if (verdict?.ok) game.setMessage(() => t("friend.audit_ok"));
   }
 
-  /** The game just ended (drawn already): sound, words for the live region, focus. */
   ended() {
-    this.fx.end(this.view.result, this.viewer);
-    this.fx.say([this.statusText(), this.messageText()].filter(Boolean).join(" "));
-    this.fx.focus("rematch");
-    if (this.view.fair?.stage === "done") this.saveClock();
+    this.game.ended();
+    if (this.game.view.fair?.stage === "done") this.connection.saveClock();
   }
 
+  /** @param {{player: number, action?: number|null, code: string, message?: string}} fault */
   faultText(fault) {
     const n = fault.action ?? null;
-    const key = fault.player === this.viewer ? "friend.fault.mine" : "friend.fault.theirs";
+    const key = fault.player === this.game.viewer ? "friend.fault.mine" : "friend.fault.theirs";
     // what was wrong, in the page's language (`fault.<code>`), else the engine's words
     const how = has(`fault.${fault.code}`) ? t(`fault.${fault.code}`) : fault.message || "";
     return t(n === null ? `${key}.setup` : key, { n, message: how });
@@ -250,340 +322,178 @@ export class FriendGame extends LinkedController {
   /** Whether the connection panel lies over the board: while a link is to be sent, or the
    * connection is down during a game; never over a decided game's final board. */
   panelShown() {
-    if (this.link) return true;
-    if (this.view?.fair?.stage === "done") return false;
-    return this.conn !== "open";
-  }
-
-  note(...lines) {
-    this.setMessage(...lines);
+    if (this.connection.link) return true;
+    if (this.game.view?.fair?.stage === "done") return false;
+    return this.connection.conn !== "open";
   }
 
   // --- flow ------------------------------------------------------------------------
 
-  start() {
-    return this.guard(() => this._startFriend());
-  }
-
-  async _startFriend() {
-    const token = ++this.token;
-    if (!this.engine.ready) {
-      this.ui = "engine";
-      this.changed();
-      await this.engine.whenReady;
-      if (token !== this.token) return;
-    }
-    const saved = this.opts.saved;
+  /** Host a game, join one, or go on with the saved one; then the links. */
+  async open() {
+    const game = this.game;
+    const token = game.token;
+    const saved = this.saved;
+    const link = this.connection;
+    game.setMessage();
     let reply;
     if (saved) {
-      reply = await this.engine.call({ op: "fair_restore", state: saved.state });
-      this.pause = { paused: saved.clock?.paused || 0, since: saved.clock?.since ?? saved.clock?.alive ?? this.wall() };
-      this.netMode = saved.net === "stun" ? "stun" : "lan";
+      reply = await game.engine.call({ op: "fair_restore", state: saved.state });
+      link.pause = { paused: saved.clock?.paused || 0,
+        since: saved.clock?.since ?? saved.clock?.alive ?? link.wall() };
+      link.netMode = saved.net === "stun" ? "stun" : "lan";
       this.role = saved.role;
     } else if (this.role === "host") {
       this.match = randomTag();
-      const request = { op: "fair_host", variant: this.variant, clock: this.clockRules() };
-      if (this.opts.preset) request.preset = this.opts.preset;
-      if (this.opts.rules && Object.keys(this.opts.rules).length) request.options = this.opts.rules;
-      reply = await this.engine.call(request);
+      /** @type {any} */
+      const request = { op: "fair_host", variant: game.variant, clock: this.clockRules() };
+      if (game.opts.preset) request.preset = game.opts.preset;
+      if (game.opts.rules && Object.keys(game.opts.rules).length) request.options = game.opts.rules;
+      reply = await game.engine.call(request);
     } else {
-      reply = await this.engine.call({ op: "fair_guest" });
+      reply = await game.engine.call({ op: "fair_guest" });
     }
-    if (token !== this.token) {
-      if (reply.ok) this.engine.call({ op: "fair_drop", peer: reply.peer }).catch(() => {});
+    if (token !== game.token) {
+      if (reply.ok) game.engine.call({ op: "fair_drop", peer: reply.peer }).catch(() => {});
       return;
     }
     if (!reply.ok) {
       const message = reply.error?.message || "?";
-      this.setMessage(() => t(saved ? "friend.restore_failed" : "error.refused", { message }));
-      this.ui = "error";
-      this.changed();
+      game.setMessage(() => t(saved ? "friend.restore_failed" : "error.refused", { message }));
+      game.ui = "error";
+      game.changed();
       return;
     }
     this.peer = reply.peer;
     if (saved) {
-      this.conn = "lost";
+      link.conn = "lost";
       this.persist(saved.state);
     } else {
       this.persist(reply.state);
     }
     await this.apply(reply.view, reply.events || []);
-    this.startTicking();
-    if (saved && this.opts.then) {
-      await this.answerInvite(this.opts.then); // the friend's invitation to reconnect
+    link.startTicking();
+    if (saved && this.then) {
+      await link.answerInvite(this.then); // the friend's invitation to reconnect
     } else if (saved) {
-      this.connNote = () => t("friend.reload"); // goes once the connection is back
-      this.setMessage(this.connNote);
-      this.changed();
+      link.connNote = () => t("friend.reload"); // goes once the connection is back
+      game.setMessage(link.connNote);
+      game.changed();
     } else if (this.role === "host") {
-      await this.invite();
+      await link.invite();
     } else {
-      await this.answerInvite(this.opts.signal);
+      await link.answerInvite(this.signal);
     }
   }
 
   /** The clock rules the host proposes: null (no clock) or {deploy, move} in seconds. */
   clockRules() {
-    if (!this.opts.clock) return null;
-    return { deploy: this.setupSeconds || SETUP_SECONDS, move: this.clockSeconds || MOVE_SECONDS };
+    if (!this.clockOn) return null;
+    return { deploy: this.setupSeconds, move: this.moveSeconds };
   }
 
-  // --- clocks ----------------------------------------------------------------------
+  /** @param {string} _action */
+  acting(_action) {} // the clocks are the peer's: its tick sends this seat's time-outs
 
-  startTicking() {
-    if (this.ticking !== null) return;
-    this.ticking = this.timers.every(() => this.tick(), TICK_MS);
+  /** The peer's view already says what comes next (apply). */
+  async next() {}
+
+  async deployed() {
+    const game = this.game;
+    if (game.ui === "wait") game.setMessage(() => t("friend.wait_deploy"));
+    game.changed();
   }
 
-  tick() {
-    this.updateClock();
-    this.changed("clock");
-    if (this.conn === "open" && this.wall() - (this.lastAlive || 0) > 5000) {
-      this.lastAlive = this.wall();
-      this.saveClock();
-    }
-    const stage = this.view?.fair?.stage;
-    if (!this.peer || !stage || stage === "hello" || stage === "done" || this.tickQueued) return;
-    this.tickQueued = true;
-    this.peerCall({ call: "tick" }).catch(() => {}).finally(() => (this.tickQueued = false));
+  /** "Previous layout": this seat's own only (the peer takes a layout as it stands on this
+   * seat's squares; it turns nothing round). @param {number} seat */
+  layoutSeats(seat) {
+    return [seat];
   }
 
-  updateClock() {
-    const d = this.view?.fair?.deadlines;
-    const now = this.gameNow();
-    const left = (at) => Math.max(0, Math.ceil((at - now) / 1000));
-    const stage = this.view?.fair?.stage;
-    const running = stage === "setup" || stage === "play";
-    this.clock = running && d?.mine ? {
-      left: left(d.mine), setup: stage === "setup",
-      timeouts: this.view.timeouts?.[this.viewer] ?? 0, max: MAX_TIMEOUTS,
-    } : null;
-    this.theirClock = running && d?.theirs && d.waiting_for !== "reply" ? left(d.theirs) : null;
-  }
-
-  // Own time-outs are the peer's (its tick sends them); the base class's clock stays off.
-  startClock() {}
-
-  stopClock() {}
-
-  // --- this player's actions -----------------------------------------------------------
-
-  /** The base class's engine requests, as calls of the peer. */
-  async call(request) {
-    const token = this.token;
-    const fields = {
-      setup_swap: { call: "setup", setup: "swap", a: request.a, b: request.b },
-      setup_random: { call: "setup", setup: "random" },
-      setup_mirror: { call: "setup", setup: "mirror" },
-      setup_set: { call: "setup", setup: "set", layout: request.layout },
-      deploy: { call: "deploy" },
-      act: { call: "act", action: request.action },
-      view: { call: "view" },
-      record_export: { call: "record" },
-    }[request.op];
-    if (!fields) throw new Error(`not a friend-game request: ${request.op}`);
-    if (fields.call === "record") {
-      const reply = await this.engine.call({ op: "fair", peer: this.peer, call: "record" });
-      if (token !== this.token) throw new Stale();
-      return reply;
-    }
-    const reply = await this.peerCall(fields);
-    if (token !== this.token) throw new Stale();
-    return reply;
-  }
-
-  async act(action) {
-    this.busy = true;
-    this.changed();
-    const reply = await this.call({ op: "act", action });
-    this.busy = false;
-    if (!reply.ok) {
-      this.fail(reply);
-      return false;
-    }
-    this.resetMarks();
-    this.changed();
-    return true;
-  }
-
-  async _confirm() {
-    if (this.ui !== "setup" || this.busy) return;
-    this.busy = true;
-    this.changed();
-    const seat = this.viewer;
-    const mine = Object.fromEntries(Object.entries(this.view.board)
-      .filter(([, p]) => p.owner === seat).map(([sq, p]) => [sq, p.kind]));
-    const reply = await this.call({ op: "deploy" });
-    this.busy = false;
-    if (!reply.ok) {
-      const error = reply.error;
-      this.setMessage(() => this.refusal(error));
-      this.changed();
-      return;
-    }
-    this.resetMarks();
-    this.store?.saveLayout(this.variant, seat, mine); // this player's own, on this device
-    // (`this.ui` changed during the await: the cast keeps tsc from assuming "setup")
-    if (/** @type {string} */ (this.ui) === "wait") this.setMessage(() => t("friend.wait_deploy"));
-    this.changed();
-  }
-
-  /** "Previous layout": this seat's own only (the peer takes a layout as it stands on
-   * this seat's squares; it turns nothing round). */
-  hasPrevious() {
-    return Boolean(this.store?.loadLayout(this.variant, this.viewer));
-  }
-
-  previous() {
-    const layout = this.store?.loadLayout(this.variant, this.viewer);
-    if (!layout) {
-      this.setMessage(() => t("setup.no_previous"));
-      this.changed();
-      return Promise.resolve(false);
-    }
-    return this.setupOp("setup_set", { layout });
-  }
-
-  /** "New game" from the menu: host a new one with the same choices. */
-  nextOptions() {
-    const { signal, saved, then, ...options } = this.opts;
-    return { ...options, variant: this.variant || options.variant, role: "host" };
-  }
-
-  async setupTimeout() {}
-
-  async timeout() {}
-
-  /** Ask for a rematch (seats switched); it starts when both have asked. */
-  rematch() {
-    if (this.ui !== "over" || this.busy) return Promise.resolve(false);
-    return this.guard(async () => {
-      this.busy = true;
-      this.changed();
-      const reply = await this.call({ op: "act", action: "rematch" });
-      this.busy = false;
-      if (!reply.ok) return this.fail(reply);
-      if (this.ui === "over") this.setMessage(() => t("friend.rematch_asked"));
-      this.changed();
-    });
-  }
-
-  async finish() {}
-
-  afterAction() {}
-
-  inProgress() {
-    const stage = this.view?.fair?.stage;
-    return Boolean(this.peer) && stage !== "done";
-  }
-
-  canResign() {
-    return !this.busy && this.view?.fair?.stage === "play" && Boolean(this.view.actions?.includes("resign"));
-  }
-
-  dispose() {
-    if (this.ticking !== null) this.timers.stop(this.ticking);
-    this.ticking = null;
-    this.closeChannel();
-    if (this.peer) this.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
-    // nothing to go back to: a game decided, or an invitation nobody answered (unless the
-    // game moves to another tab, which goes on from the save)
-    if (!this.moving && ["done", "hello", undefined].includes(this.view?.fair?.stage)) this.saves?.clear();
-    this.peer = null;
-    this.token++;
-    this.listeners = [];
-  }
-
-  // --- words -----------------------------------------------------------------------
-
-  isYou(seat) {
-    return seat === this.viewer;
-  }
-
-  sideName(seat) {
-    let name = t(seat === this.viewer ? "side.you" : "side.friend");
-    const colours = this.view?.colours;
-    if (this.variant === "blind" && colours) {
-      name = t("side.with_colour", { side: name, colour: t(`colour.${colours[seat]}`) });
-    }
-    return name;
-  }
-
-  ctx() {
-    return { ...super.ctx(), you: true };
-  }
+  // --- the game around the board ---------------------------------------------------------
 
   title() {
-    const variant = this.variant ? t(`variant.${this.variant}`) : t("friend.title");
-    const seat = this.viewer === 1 ? ` · ${t("mode.second")}` : "";
+    const variant = this.game.variant ? variantName(this.game.variant) : t("friend.title");
+    const seat = this.game.viewer === 1 ? ` · ${t("mode.second")}` : "";
     return `${variant} · ${t("mode.friend")}${seat}`;
   }
 
   statusText() {
-    const v = this.view;
-    switch (this.ui) {
-      case "engine": return t("status.engine");
-      case "error": return t("status.error");
+    const v = this.game.view;
+    switch (this.game.ui) {
       case "link": return t("friend.status.link");
-      case "setup": return t("status.setup");
       case "wait": return t(v?.fair?.stage === "deal" ? "friend.status.deal" : "friend.wait_deploy");
       case "audit": return t("friend.checking");
-      case "over": return v?.result ? resultText(v.result, this.ctx()) : "";
+      case "over": return v?.result ? resultText(v.result, this.game.ctx()) : "";
       case "play":
         if (v.fair?.pending) return t("friend.status.exchange");
-        return v.turn === this.viewer ? t("status.your_turn") : t("friend.status.their_turn");
-      default: return "";
+        return v.turn === this.game.viewer ? t("status.your_turn") : t("friend.status.their_turn");
+      default: return null;
     }
   }
 
-  // --- the finished game: replay, move list, link (from the audited record) ---------------
+  /** @param {Record<string, {shown: boolean, enabled: boolean}>} base */
+  controls(base) {
+    const game = this.game;
+    const over = game.ui === "over";
+    const fair = game.view?.fair;
+    const record = over && fair?.record !== false; // Blind friend games keep no record yet
+    const conn = this.connection.conn;
+    return {
+      ...base,
+      rematch: { shown: over, enabled: over && !game.busy && !fair?.rematch?.mine },
+      record: { shown: record, enabled: record && !game.busy },
+      replay: { shown: record, enabled: record && !game.busy },
+      reconnect: { shown: ["lost", "failed"].includes(conn) && fair?.stage !== "done", enabled: true },
+    };
+  }
 
+  canResign() {
+    const game = this.game;
+    return !game.busy && game.view?.fair?.stage === "play" && Boolean(game.view.actions?.includes("resign"));
+  }
+
+  inProgress() {
+    const stage = this.game.view?.fair?.stage;
+    return Boolean(this.peer) && stage !== "done";
+  }
+
+  /** "New game" from the menu: host a new one with the same choices. */
+  nextOptions() {
+    const { signal, saved, then, ...options } = this.game.opts;
+    return { ...options, mode: this.mode, variant: this.game.variant || options.variant, role: "host" };
+  }
+
+  /** Ask for a rematch (seats switched); it starts in this game when both have asked. */
+  async rematch() {
+    const game = this.game;
+    await game.guard(async () => {
+      game.busy = true;
+      game.changed();
+      const reply = await game.call({ op: "act", action: "rematch" });
+      game.busy = false;
+      if (!reply.ok) return game.fail(reply);
+      if (game.ui === "over") game.setMessage(() => t("friend.rematch_asked"));
+      game.changed();
+    });
+    return null;
+  }
+
+  /** The finished game's replay is made from its audited record. */
   async replaySource() {
-    const record = await this.record();
+    const record = await this.game.record();
     return record ? { record } : null;
   }
 
-  async recordText() {
-    return this.fromRecord("record_text", "text");
-  }
-
-  async recordLink() {
-    return this.fromRecord("record_link", "link");
-  }
-
-  /** An op on the finished game's record, imported for a moment as a game of this page. */
-  async fromRecord(op, field) {
-    const record = await this.record();
-    if (!record) return null;
-    const imported = await this.engine.call({ op: "record_import", record });
-    if (!imported.ok) {
-      this.fail(imported);
-      return null;
-    }
-    const reply = await this.engine.call({ op, game: imported.game });
-    await this.engine.call({ op: "drop", game: imported.game });
-    if (!reply.ok) {
-      this.fail(reply);
-      return null;
-    }
-    return reply[field];
-  }
-
-  controls() {
-    const base = super.controls();
-    const over = this.ui === "over";
-    const fair = this.view?.fair;
-    return {
-      ...base,
-      changeTurn: { shown: false, enabled: false },
-      curtain: { shown: false, enabled: false },
-      rematch: { shown: over, enabled: over && !this.busy && !fair?.rematch?.mine },
-      record: { shown: over && this.variant !== "blind", enabled: over && !this.busy },
-      replay: { shown: over && this.variant !== "blind", enabled: over && !this.busy },
-      reconnect: { shown: ["lost", "failed"].includes(this.conn) && fair?.stage !== "done", enabled: true },
-    };
+  dispose() {
+    const game = this.game;
+    this.connection.stopTicking();
+    this.connection.closeChannel();
+    if (this.peer) game.engine.call({ op: "fair_drop", peer: this.peer }).catch(() => {});
+    // nothing to go back to: a game decided, or an invitation nobody answered (unless the
+    // game moves to another tab, which goes on from the save)
+    const stage = game.view?.fair?.stage;
+    if (!this.connection.moving && ["done", "hello", undefined].includes(stage)) this.saves?.clear();
+    this.peer = null;
   }
 }
-
-// The connection: links, the channel, the clock held while it is down (friendlink.js).
-Object.assign(FriendGame.prototype, linkMethods);

@@ -217,15 +217,16 @@ export class ReplayController {
   }
 
   sideName(seat) {
-    // A replay retells the game: sides by their names (Red, Blue…), never "you"; Blind
-    // sides by the colour they turned out to play, once the first flip decided it.
+    // A replay retells the game: sides by their names (Red, Blue…), never "you"; sides
+    // whose colours play decides (Blind) by the colour they turned out to play, once the
+    // first flip decided it.
     const colours = this.frame?.colours;
-    if (this.variant === "blind" && colours) return t(`side.classic.${colours[seat] === "red" ? 0 : 1}`);
+    if (!this.desc?.colours && colours) return t(`side.by_colour.${colours[seat]}`);
     return t(`side.${this.variant}.${seat}`);
   }
 
   pieceName(kind) {
-    return pieceName(this.variant, kind);
+    return pieceName(this.desc?.family, kind);
   }
 
   ctx() {
@@ -233,7 +234,7 @@ export class ReplayController {
   }
 
   label(kind) {
-    return words.pieceLabel(this.desc, this.variant, this.settings().labels, kind);
+    return words.pieceLabel(this.desc, this.settings().labels, kind);
   }
 
   rank(kind) {
@@ -241,7 +242,7 @@ export class ReplayController {
   }
 
   colourClass(piece) {
-    return words.colourClass(this.variant, this.frame?.colours, piece);
+    return words.colourClass(this.desc, this.frame?.colours, piece);
   }
 
   title() {

@@ -136,11 +136,11 @@ export function quietText(view) {
 
 // --- pieces as a screen shows them (the game and the replay draw boards alike) -------------
 
-/** The words context of a screen that draws a game (`ctrl`: variant, desc, sideName).
+/** The words context of a screen that draws a game (`ctrl`: desc, sideName, settings).
  * @param {any} ctrl
  * @param {{viewer: number | null, you?: boolean, isYou?: (seat: number) => boolean}} who */
 export function wordContext(ctrl, { viewer, you = false, isYou = () => false }) {
-  const piece = (kind) => pieceName(ctrl.variant, kind);
+  const piece = (kind) => pieceName(ctrl.desc?.family, kind);
   return {
     desc: ctrl.desc,
     viewer,
@@ -148,18 +148,18 @@ export function wordContext(ctrl, { viewer, you = false, isYou = () => false }) 
     isYou,
     side: (seat) => ctrl.sideName(seat),
     piece,
-    short: (kind) => pieceLabel(ctrl.desc, ctrl.variant, ctrl.settings().labels, kind),
+    short: (kind) => pieceLabel(ctrl.desc, ctrl.settings().labels, kind),
     flipName: (ev) => t("flip.piece", { colour: t(`colour.${ev.colour}`), piece: piece(ev.kind) }),
   };
 }
 
 /** What is written on a piece: its characters (司令) or a short word (Marshal). */
-export function pieceLabel(desc, variant, labels, kind) {
+export function pieceLabel(desc, labels, kind) {
   if (labels === "characters") {
     const piece = desc?.pieces.find((p) => p.id === kind);
     if (piece) return piece.glyph;
   }
-  return shortName(variant, kind);
+  return shortName(desc?.family, kind);
 }
 
 /** The rank number of a kind (null for pieces without one: bomb, mine, flag). */
@@ -167,11 +167,10 @@ export function pieceRank(desc, kind) {
   return desc?.pieces.find((p) => p.id === kind)?.rank ?? null;
 }
 
-/** The colour a piece is drawn in, a CSS class; `colours`: Blind's colours by seat, once
- * the first flip has decided them. */
-export function colourClass(variant, colours, piece) {
+/** The colour a piece is drawn in, a CSS class: the seat's colour in the description, or
+ * (where play decides them: Blind's first flip) in the view's `colours`, else "none". */
+export function colourClass(desc, colours, piece) {
   if ((piece.down && !piece.kind) || piece.owner === null || piece.owner === undefined) return "none";
-  if (variant === "gunjin") return piece.owner === 0 ? "p1" : "p2";
-  if (variant === "blind") return colours ? colours[piece.owner] : "none";
-  return piece.owner === 0 ? "red" : "blue";
+  const chosen = desc?.colours || colours;
+  return chosen ? chosen[piece.owner] : "none";
 }

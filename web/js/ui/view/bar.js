@@ -10,7 +10,7 @@ import { TILT } from "../ctrl/settings.js";
 const t = i18n.t;
 
 export class AppBar {
-  /** app: {newGame(), changeMode(), rules(variant), gameVariant(), setLanguage(lang)};
+  /** app: the page {flows: {newGame(), changeMode()}, rules(variant), gameVariant(), setLanguage(lang)};
    *  settings: Settings */
   constructor(app, settings, host = document.getElementById("bar-tools")) {
     this.app = app;
@@ -41,8 +41,8 @@ export class AppBar {
         action();
       } } }, t(key));
     this.gameItems = h("div", { class: "menu-section", id: "menu-game" },
-      item("btn-new", "action.new", () => this.app.newGame()),
-      item("btn-mode", "action.mode", () => this.app.changeMode()),
+      item("btn-new", "action.new", () => this.app.flows.newGame()),
+      item("btn-mode", "action.mode", () => this.app.flows.changeMode()),
       item("btn-rules", "action.rules", () => this.app.rules(this.app.gameVariant())));
     const select = (id, options, value, onChange) => {
       const el = h("select", { id }, ...options.map(([v, label]) =>

@@ -31,9 +31,9 @@ const BUTTONS = {
   decline: ["btn-decline", "action.decline", (v) => v.ctrl.answer(false), ""],
   offer: ["btn-offer", "action.offer", (v) => v.ctrl.offer(), ""],
   resign: ["btn-resign", "action.resign", (v) => v.resign(), ""],
-  rematch: ["btn-rematch", "action.rematch", (v) => v.app.rematch(), "primary"],
-  replay: ["btn-replay", "action.replay", (v) => v.app.replayGame(), ""],
-  again: ["btn-again", "action.choose", (v) => v.app.changeMode(), ""],
+  rematch: ["btn-rematch", "action.rematch", (v) => v.app.flows.rematch(), "primary"],
+  replay: ["btn-replay", "action.replay", (v) => v.app.flows.replayFinished(), ""],
+  again: ["btn-again", "action.choose", (v) => v.app.flows.changeMode(), ""],
   curtain: ["btn-curtain", "curtain.open", (v) => v.ctrl.openCurtain(), "primary big"],
 };
 
@@ -45,7 +45,8 @@ export function replayURL(payload) {
 }
 
 export class GameView {
-  /** app: {say(text), rematch(), changeMode(), confirm(), sound, settings, engine} */
+  /** app: the page: {say(text), confirm(), sound, settings, engine, bar, flows (ui/ctrl/app.js)};
+   * ctrl: a GameController */
   constructor(app, ctrl) {
     this.app = app;
     this.ctrl = ctrl;
@@ -141,7 +142,7 @@ export class GameView {
       details("table-panel", "panel.combat", this.tableEl, false, { "data-reference": "" }));
     this.playArea = h("div", { class: "play-area" }, this.statusBar, this.boardWrap, this.actions);
     this.root = h("section", { class: "game", "data-variant": ctrl.variant,
-      "data-mode": ctrl.opts.mode, "aria-labelledby": "game-title" },
+      "data-mode": ctrl.session.mode, "aria-labelledby": "game-title" },
     this.title, this.playArea, this.panels, this.curtain);
     this.zoom.screen = this.root;
     this.setAspect();
@@ -395,9 +396,9 @@ export class GameView {
     else this.board.focusSquare();
   }
 
+  /** The screen goes (the flows dispose of its controller). */
   dispose() {
     this.zoom.dispose();
     this.unlisten();
-    this.ctrl.dispose();
   }
 }

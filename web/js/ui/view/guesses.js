@@ -55,7 +55,8 @@ export class Guesses {
       h("div", { class: "option" }, this.toggle,
         h("label", { for: "notes-option", "data-i18n": "notes.show" }, t("notes.show"))),
       this.hint, this.list,
-      this.ctrl.variant === "blind" ? null
+      // a game of flips has nothing to mark: a face-up piece is known to both
+      this.ctrl.desc?.rules?.flips ? null
         : h("p", { class: "hint marks-hint", "data-i18n": "marks.hint" }, t("marks.hint")));
     const lost = this.view.panels.querySelector("section.panel");
     lost.after(this.panel);
@@ -73,12 +74,12 @@ export class Guesses {
   notesWanted() {
     const v = this.ctrl.view;
     return this.app.settings.notes && this.seat !== null && v?.phase === "play"
-      && !(this.ctrl.cpu && this.seat === this.ctrl.cpuSeat) && Boolean(this.ctrl.gameId);
+      && Boolean(this.ctrl.session.gameId);
   }
 
   notesKey() {
     const v = this.ctrl.view;
-    return `${this.ctrl.gameId}|${this.seat}|${v?.ply}|${v?.history?.length}`;
+    return `${this.ctrl.session.gameId}|${this.seat}|${v?.ply}|${v?.history?.length}`;
   }
 
   askNotes() {
@@ -86,7 +87,7 @@ export class Guesses {
     const key = this.notesKey();
     if (this.notes?.key === key || this.asking === key) return;
     this.asking = key;
-    this.ctrl.engine.call({ op: "notes", game: this.ctrl.gameId, player: this.seat }).then((reply) => {
+    this.ctrl.notes(this.seat).then((reply) => {
       if (this.asking === key) this.asking = null;
       if (!reply?.ok || key !== this.notesKey()) return;
       this.notes = { key, notes: reply.notes };
@@ -212,7 +213,7 @@ export class Guesses {
     else {
       const lines = unaccountedLines(notes.unaccounted, this.ctrl.desc, (k) => this.ctrl.pieceName(k),
         (c) => t(`colour.${c}`));
-      hint = lines.length ? t(this.ctrl.variant === "blind" ? "notes.pool" : "notes.unaccounted")
+      hint = lines.length ? t(this.ctrl.desc?.rules?.flips ? "notes.pool" : "notes.unaccounted")
         : t("notes.all_known");
       for (const line of lines) this.list.append(h("li", {}, line.text));
     }

@@ -60,8 +60,8 @@ export function renderCombatTable(root, desc, ctx) {
       h("caption", { class: "sr-only" }, t("table.caption")),
       h("thead", {}, head), h("tbody", {}, ...rows))),
     h("p", { class: "legend" }, t("table.legend")),
-    desc.id === "gunjin" ? h("p", { class: "legend" }, t("table.flag_note")) : null,
-    desc.id === "blind" ? h("p", { class: "legend" }, t("table.blind_note")) : null,
+    desc.rules?.flag_behind ? h("p", { class: "legend" }, t("table.flag_note")) : null,
+    desc.rules?.mine_stays ? h("p", { class: "legend" }, t("table.blind_note")) : null,
   ].filter(Boolean));
 }
 

@@ -26,7 +26,7 @@ const TRANSPORT = [
 ];
 
 export class ReplayView {
-  /** app: {say(text), settings, closeReplay()} */
+  /** app: the page {say(text), settings, bar, flows: {closeReplay()}} */
   constructor(app, ctrl) {
     this.app = app;
     this.ctrl = ctrl;
@@ -45,7 +45,7 @@ export class ReplayView {
     this.status = h("p", { class: "status", id: "replay-status", tabindex: "-1" });
     this.close = h("button", { type: "button", class: "icon-button replay-close", id: "replay-close",
       "aria-label": t("replay.close"), title: t("replay.close"),
-      on: { click: () => this.app.closeReplay() } }, icon("close"));
+      on: { click: () => this.app.flows.closeReplay() } }, icon("close"));
     this.message = h("p", { class: "message", id: "replay-message" });
     const statusBar = h("div", { class: "status-bar" },
       h("div", { class: "status-line" }, this.status, this.close), this.message);
@@ -230,7 +230,6 @@ export class ReplayView {
     this.unlisten();
     this.zoom?.dispose();
     document.removeEventListener("keydown", this.onKey);
-    this.unsubscribe();
-    this.ctrl.dispose();
+    this.unsubscribe(); // the flows dispose of the controller
   }
 }

@@ -1,114 +1,18 @@
-// The start screen's "Continue" (the saved game) and "Statistics", and what a game on
-// screen needs for them: saved after every change, counted when it ends (ctrl/resume.js).
+// The start screen's "Continue" (the saved game) and "Statistics" boxes. The saved game
+// and its flows are the app controller's (ui/ctrl/app.js, ui/ctrl/saves.js); the
+// statistics are counted when a game ends (ui/ctrl/stats.js).
 
 import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
-import { Stats, SavedSummary, describeSaved, forgetSaved, resumeOptions, resumeViewer, keepSaving,
-  countAtEnd, saveStored } from "../ctrl/resume.js";
-import { Guesses } from "./guesses.js";
-
-const stats = new Stats();
-const summary = new SavedSummary();
-
-/** A game on screen: marks and notes, saved after every change (against the CPU and on
- * one device), counted when it ends. */
-export function watchGame(app, ctrl, view, saved = null) {
-  const mode = ctrl.friend ? "friend" : ctrl.opts.mode;
-  countAtEnd(ctrl, stats, mode);
-  if (mode === "friend") return;
-  const guesses = new Guesses(view, saved);
-  keepSaving(ctrl, app.engine, () => ({ clock: Boolean(ctrl.opts.clock), ...guesses.pageData() }), summary);
-}
-
-/** The saved game's summary in words: "Classic Junqi · against the CPU (Easy) · move 12". */
-export function savedText(info) {
-  const mode = info.mode === "cpu"
-    ? t("mode.cpu", { level: levelName(info.level) }) + (info.human === 1 ? ` · ${t("mode.second")}` : "")
-    : t("mode.hotseat");
-  const when = info.phase === "setup" ? t("resume.setup") : t("resume.move", { n: info.ply });
-  return [t(`variant.${info.variant}`), mode, when].join(" · ");
-}
-
-/** The saved game as the summary in local storage tells it, at once (before the engine
- * is up): {saved, info} or null. */
-export function localSaved(app) {
-  const saved = summary.read();
-  const info = saved ? describeSaved(saved, app.variants) : null;
-  return info ? { saved, info } : null;
-}
-
-/** The saved game, if any, as the engine has it (checked): {saved, info} or null. The
- * local summary is brought in line with it. */
-export async function loadSaved(app) {
-  try {
-    const reply = await app.engine.call({ op: "saved_game" });
-    const saved = reply?.ok ? reply.saved : null;
-    const info = saved ? describeSaved(saved, app.variants) : null;
-    if (saved && !info) {
-      // Not a summary this page can read: refused like a damaged save.
-      await forgetSaved(app.engine, summary);
-      console.warn("saved game refused: its summary is damaged");
-      app.resumeNotice = t("resume.refused");
-      return null;
-    }
-    if (reply?.ok) summary.write(saved?.summary ?? null, saved?.page);
-    return info ? { saved, info } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Continue the saved game; a refused save goes back to the start screen with a message. */
-export async function continueGame(app, info) {
-  const reply = await app.engine.call({ op: "resume_game", viewer: resumeViewer(info) });
-  if (!reply.ok) {
-    console.warn("saved game refused:", reply.error?.message); // the engine's words, in English
-    summary.clear(); // the worker discarded it
-    app.resumeNotice = t("resume.refused");
-    app.showStart();
-    return;
-  }
-  // The game's own rules came back with it (the summary says which).
-  const checked = describeSaved({ summary: reply.summary, page: reply.page }, app.variants) || info;
-  await app.startGame({ ...resumeOptions(checked), restored: reply, saved: reply.page });
-}
-
-/** The saved game a new game would replace: as the engine has it; before the engine is up,
- * as the local summary tells it. No summary is not taken for no save: when the browser's
- * storage holds one all the same (or cannot say), the engine is waited for. */
-async function savedBeforeNewGame(app) {
-  if (app.engine.ready) return loadSaved(app);
-  const local = localSaved(app);
-  if (local) return local;
-  return (await saveStored()) === false ? null : loadSaved(app);
-}
-
-/** Before a new game replaces the saved game: ask. True to go on. An early Play (before
- * the engine is up) asks too. */
-export async function replaceSaved(app, options) {
-  if (options.mode === "friend") return true;
-  const found = await savedBeforeNewGame(app);
-  if (!found) return true;
-  if (!(await app.confirm(t("resume.replace", { game: savedText(found.info) }), t("resume.replace_yes")))) {
-    return false;
-  }
-  await forgetSaved(app.engine, summary);
-  return true;
-}
-
-/** The player abandoned the game on screen (New game, Change mode): its save goes too. */
-export function abandonSaved(app, ctrl) {
-  if (ctrl?.friend || !ctrl?.gameId) return; // a friend game keeps its own save
-  forgetSaved(app.engine, summary);
-}
+import { savedText } from "../ctrl/saves.js";
 
 /** The start screen's box for the saved game: from the local summary at once, then as the
  * engine has it. */
 export function continueBox(app) {
+  const flows = app.flows;
   const box = h("div", { class: "continue-box", id: "continue-box", hidden: true });
-  const notice = app.resumeNotice;
-  app.resumeNotice = null;
+  const notice = flows.takeNotice();
   let going = false; // Continue was pressed: the box waits for the engine
   const show = (found, message) => {
     clear(box);
@@ -123,12 +27,12 @@ export function continueBox(app) {
             waiting.textContent = t("resume.waiting");
             waiting.hidden = false;
           }
-          continueGame(app, found.info);
+          flows.continueSaved(found.info);
         } } }, t("resume.continue"));
       const forget = h("button", { type: "button", id: "btn-forget-saved",
         on: { click: async () => {
           if (!(await app.confirm(t("resume.forget_confirm"), t("resume.forget")))) return;
-          await forgetSaved(app.engine, summary);
+          await flows.forgetSaved();
           show(null, "");
         } } }, t("resume.forget"));
       box.append(h("h3", { id: "continue-title" }, t("resume.title")),
@@ -137,11 +41,10 @@ export function continueBox(app) {
     }
     box.hidden = !found && !message;
   };
-  show(localSaved(app), notice);
-  loadSaved(app).then((found) => {
+  show(flows.saves.peek(), notice);
+  flows.checkSaved().then((found) => {
     if (!box.isConnected || going) return; // the start screen was left, or Continue pressed
-    const message = notice || app.resumeNotice || "";
-    app.resumeNotice = null;
+    const message = notice || flows.takeNotice() || "";
     show(found, message);
   });
   return box;
@@ -162,7 +65,7 @@ export function statsBox(app) {
     h("summary", { id: "stats-summary" }, t("stats.title")), body);
   const render = () => {
     clear(body);
-    const rows = stats.rows(app.info.variants || []);
+    const rows = app.stats.rows(app.info.variants || []);
     if (!rows.length) {
       body.append(h("p", { class: "hint", id: "stats-empty" }, t("stats.none")));
       return;
@@ -180,7 +83,7 @@ export function statsBox(app) {
       h("td", { class: "num", "data-count": "lost" }, String(row.lost))));
     const reset = h("button", { type: "button", id: "btn-stats-reset", on: { click: async () => {
       if (!(await app.confirm(t("stats.reset_confirm"), t("stats.reset")))) return;
-      stats.reset();
+      app.stats.reset();
       render();
     } } }, t("stats.reset"));
     body.append(h("table", { class: "stats-table", id: "stats-table" }, h("thead", {}, head),

@@ -33,7 +33,7 @@ function chips(name, legend, items, checked, onChange, extra = {}) {
 }
 
 export class StartView {
-  /** start: StartController; app: {rules(variant), play(options), engine: EngineLink} */
+  /** start: StartController; app: the page {rules(variant), engine: EngineLink, flows, ...} */
   constructor(start, app) {
     this.start = start;
     this.app = app;
@@ -76,7 +76,7 @@ export class StartView {
         event.preventDefault();
         depth = 0;
         show(false);
-        this.app.openRecordFile(event.dataTransfer.files[0]);
+        this.app.flows.openRecordFile(event.dataTransfer.files[0]);
       },
     };
     for (const [name, fn] of Object.entries(handlers)) document.addEventListener(name, fn);
@@ -138,14 +138,14 @@ export class StartView {
     this.engineNote = h("p", { class: "engine-note", id: "start-engine" });
     this.playButton = h("button", { type: "button", id: "btn-play", class: "primary big",
       "aria-describedby": "start-summary start-engine",
-      on: { click: () => this.app.play(this.start.gameOptions()) } }, t("start.play"));
+      on: { click: () => this.app.flows.play(this.start.gameOptions()) } }, t("start.play"));
     // A saved record: a file chosen here or dropped anywhere on the screen.
     this.fileInput = h("input", { type: "file", id: "record-file", accept: ".json,application/json",
       class: "sr-only", tabindex: "-1", "aria-hidden": "true" });
     this.fileInput.addEventListener("change", () => {
       const file = this.fileInput.files[0];
       this.fileInput.value = "";
-      if (file) this.app.openRecordFile(file);
+      if (file) this.app.flows.openRecordFile(file);
     });
     const open = this.openBox = h("div", { class: "start-open", id: "start-open" },
       h("button", { type: "button", id: "btn-open-record", "aria-describedby": "open-hint",

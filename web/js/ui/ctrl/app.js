@@ -1,0 +1,470 @@
+// The page's flows, from one screen to the next: a new game, the saved game to go on with,
+// a friend's invitation to join, a replay to open, a rematch, back to the start. No DOM:
+// it asks the engine and the saves, makes the controllers (a GameController with its
+// session, a ReplayController) and tells `screens` (web/js/app.js) which screen to draw;
+// the views report clicks to it. tests/js/app.test.mjs drives it in Node.
+//
+//   const flows = new AppController({engine, variants, screens, saves, stats, store, ...});
+//   await flows.play(start.gameOptions());   // the start screen's Play
+//   await flows.openCode(code);               // a friend's link
+//   await flows.openReplayLink(payload);      // #replay=...
+
+import { t } from "../i18n.js";
+import { newGame } from "./session.js";
+import { ReplayController } from "./replay.js";
+import { countAtEnd } from "./stats.js";
+import { offerWords } from "./friendlink.js";
+import { savedText } from "./saves.js";
+import { ASK_MS, PASS_MS } from "../../net/tabs.js";
+
+/** @typedef {import("./game.js").GameController} GameController */
+/** @typedef {import("./saves.js").Saves} Saves */
+/** @typedef {import("./saves.js").SavedInfo} SavedInfo */
+/** @typedef {import("./stats.js").Stats} Stats */
+
+/**
+ * What the app controller asks of the page (web/js/app.js draws these screens).
+ * @typedef {object} Screens
+ * @property {(notice?: string) => void} showStart  the start screen (notice: a link or file refused)
+ * @property {(game: GameController, options: {page?: any, title: string}) =>
+ *   {pageData: () => object}} showGame
+ *   the game screen for a controller (page: a resumed game's page data, the marks); gives
+ *   the page data to save with the game
+ * @property {() => void} closeGame  the game screen goes (its controller is disposed apart)
+ * @property {(replay: ReplayController) => void} showReplay  over the game's end screen, if any
+ * @property {() => void} closeReplay  the replay screen goes
+ * @property {() => void} backToGame  the game's end screen again, after its replay
+ * @property {(text: string) => void} showNotice  one message and a way back
+ * @property {(tag: string, text: string) => void} showElsewhere  the game is played in another tab
+ * @property {(signal: any, about: {offer: any, replaces: boolean}) => void} showJoin  an invitation to join
+ * @property {(text: string, error?: boolean, where?: string) => void} startNotice  a line on the start screen
+ * @property {(message: string, yes: string) => Promise<boolean>} confirm
+ */
+
+/**
+ * The tabs of this browser (net/tabs.js TabRelay, or a stand-in).
+ * @typedef {{listen(fn: (code: string) => Promise<boolean>): void, onLetGo(fn: (tag: string) => void): void,
+ *   hold(tag: string): Promise<boolean>, isHeld(tag: string): Promise<boolean|null>,
+ *   pass(code: string, ms: number, tag: string): Promise<boolean>,
+ *   take(tag: string, abort?: AbortSignal): Promise<boolean>, release(): void}} Tabs
+ */
+
+export const MAX_FILE_BYTES = 1_500_000; // the engine refuses records over 1,000,000 characters
+const RECENT_MS = 15 * 60_000; // a saved friend game this fresh is opened again after a reload
+
+export class AppController {
+  /**
+   * @param {object} deps
+   * @param {any} deps.engine  EngineLink: calls wait until Python is up
+   * @param {Record<string, any>} deps.variants  the static descriptions
+   * @param {Screens} deps.screens
+   * @param {Saves} deps.saves
+   * @param {Stats} deps.stats
+   * @param {any} deps.store  prefs: {loadLayout, saveLayout}
+   * @param {() => any} [deps.settings]  {labels, ...} at render time
+   * @param {() => Tabs} [deps.tabs]  made when first needed
+   * @param {any} [deps.net]  {Channel, encodeSignal, decodeSignal, signalURL}
+   * @param {string[]} [deps.stun]  this build's STUN URLs
+   * @param {() => string} [deps.pageURL]  the page's address, when a link is made
+   * @param {object} [deps.gameDeps]  more for newGame(): clockSeconds, setupSeconds, cpuMinMs, timers, random
+   * @param {() => number} [deps.now]
+   */
+  constructor({ engine, variants, screens, saves, stats, store, settings = () => ({}),
+    tabs = () => /** @type {any} */ (null), net = null, stun = [], pageURL = () => "", gameDeps = {},
+    now = () => Date.now() }) {
+    this.engine = engine;
+    this.variants = variants;
+    this.screens = screens;
+    this.saves = saves;
+    this.stats = stats;
+    this.store = store;
+    this.settings = settings;
+    this.makeTabs = tabs;
+    /** @type {Tabs|null} */
+    this.relay = null;
+    this.net = net;
+    this.stun = stun;
+    this.pageURL = pageURL;
+    this.gameDeps = gameDeps;
+    this.now = now;
+    /** @type {GameController|null} the game on screen */
+    this.game = null;
+    /** @type {ReplayController|null} the replay on screen (over the game's end screen, if any) */
+    this.replay = null;
+    /** @type {string|null} why the saved game was refused (the start screen says it once) */
+    this.resumeNotice = null;
+    this.shown = 0; // screens shown so far: a flow that waited can tell whether its screen is still up
+  }
+
+  // --- screens ---------------------------------------------------------------------------
+
+  /** The game on screen goes (and its replay): its controller is disposed. */
+  endGame() {
+    this.endReplay();
+    const game = this.game;
+    this.game = null;
+    if (game) {
+      this.screens.closeGame();
+      game.dispose();
+    }
+    this.relay?.release(); // another tab may play that friend game now
+  }
+
+  /** @param {string} notice  why a link or file was refused */
+  toStart(notice = "") {
+    this.endGame();
+    this.shown++;
+    this.screens.showStart(notice);
+  }
+
+  /** A short screen with one message and a way back. @param {string} text */
+  notice(text) {
+    this.endGame();
+    this.shown++;
+    this.screens.showNotice(text);
+  }
+
+  // --- a game on screen --------------------------------------------------------------------
+
+  /** A controller with the session the options ask for. @param {any} options */
+  makeGame(options) {
+    return newGame({ engine: this.engine, variants: this.variants, options, store: this.store,
+      settings: this.settings, saves: this.saves.friend, net: this.net, stun: this.stun,
+      pageURL: this.pageURL(), ...this.gameDeps });
+  }
+
+  /** The start screen's Play: a new game, which replaces the saved one (asked first; a
+   * friend game replaces this browser's unfinished friend game). @param {any} options */
+  async play(options) {
+    const friend = options.mode === "friend";
+    if (!(await (friend ? this.replaceFriend() : this.replaceSaved()))) return;
+    return this.start(options);
+  }
+
+  /** A game on screen: against the CPU, on one device, or with a friend.
+   * @param {any} options  the start screen's, a saved game's (resumeOptions) or nextOptions() */
+  async start(options) {
+    if (options.mode === "friend") return this.startFriend(options);
+    const { page = null, ...rest } = options; // page: a resumed game's page data (marks)
+    this.endGame();
+    const game = this.makeGame(rest);
+    this.game = game;
+    this.shown++;
+    const { pageData } = this.screens.showGame(game, { page, title: t(`variant.${rest.variant}`) });
+    countAtEnd(game, this.stats);
+    // saved after every change, with the clock choice and the marks
+    this.saves.keep(game, () => ({ clock: Boolean(game.opts.clock), ...pageData() }));
+    await game.start();
+  }
+
+  /** "New game" from the menu: the same choices (a game under way is abandoned: asked). */
+  async newGame() {
+    const game = this.game;
+    if (!game) return;
+    if (game.inProgress()) {
+      if (!(await this.screens.confirm(t("confirm.new"), t("action.new")))) return;
+      this.abandon(game);
+    }
+    return this.start(game.nextOptions());
+  }
+
+  /** Rematch: a new game with seats switched, or (a friend's) asked for in this game. */
+  async rematch() {
+    const next = await this.game?.rematch();
+    if (next) return this.start(next);
+  }
+
+  /** "Change mode": back to the start screen (a game under way is abandoned: asked). */
+  async changeMode() {
+    if (this.game?.inProgress()) {
+      if (!(await this.screens.confirm(t("confirm.mode"), t("action.mode")))) return;
+      this.abandon(this.game);
+    }
+    this.toStart();
+  }
+
+  /** The player abandoned the game: its save goes too (a friend game keeps its own).
+   * @param {GameController} game */
+  abandon(game) {
+    if (game.session.gameId) this.saves.forget();
+  }
+
+  // --- the saved game (against the CPU, on one device) -----------------------------------
+
+  /** The saved game as the engine has it: {saved, info} or null (a refused one is said on
+   * the start screen: `resumeNotice`). */
+  async checkSaved() {
+    const { found, refused } = await this.saves.check();
+    if (refused) this.resumeNotice = t("resume.refused");
+    return found;
+  }
+
+  /** The saved game a new game would replace: as the engine has it; before the engine is up,
+   * as the local summary tells it. No summary is not taken for no save: when the browser's
+   * storage holds one all the same (or cannot say), the engine is waited for. */
+  async savedBeforeNewGame() {
+    if (this.engine.ready) return this.checkSaved();
+    const local = this.saves.peek();
+    if (local) return local;
+    return (await this.saves.stored()) === false ? null : this.checkSaved();
+  }
+
+  /** Before a new game replaces the saved game: ask. True to go on. An early Play (before
+   * the engine is up) asks too. */
+  async replaceSaved() {
+    const found = await this.savedBeforeNewGame();
+    if (!found) return true;
+    const question = t("resume.replace", { game: savedText(found.info) });
+    if (!(await this.screens.confirm(question, t("resume.replace_yes")))) return false;
+    await this.saves.forget();
+    return true;
+  }
+
+  /** Continue the saved game; a refused save goes back to the start screen with a message.
+   * @param {SavedInfo} info */
+  async continueSaved(info) {
+    const resumed = await this.saves.resume(info);
+    if (!resumed.ok) {
+      this.resumeNotice = t("resume.refused");
+      return this.toStart();
+    }
+    return this.start(resumed.options);
+  }
+
+  forgetSaved() {
+    return this.saves.forget();
+  }
+
+  /** The refused save's message, once. */
+  takeNotice() {
+    const notice = this.resumeNotice;
+    this.resumeNotice = null;
+    return notice;
+  }
+
+  // --- replays -------------------------------------------------------------------------------
+
+  /** The finished game on screen, replayed from its end screen (Close comes back to it). */
+  async replayFinished() {
+    const game = this.game;
+    const source = await game?.replaySource();
+    if (!game || !source || game !== this.game) return;
+    const error = await this.openReplay(source);
+    if (error && game === this.game) {
+      game.setMessage(() => t("replay.error", { message: error }));
+      game.changed();
+    }
+  }
+
+  /** A record from a file: refused with the engine's reason on the start screen.
+   * @param {{size: number, text(): Promise<string>}|null} file */
+  async openRecordFile(file) {
+    if (!file) return false;
+    const refuse = (/** @type {string} */ message) =>
+      this.screens.startNotice(t("start.bad_file", { message }), true, "open");
+    if (file.size > MAX_FILE_BYTES) {
+      refuse(t("start.too_large"));
+      return false;
+    }
+    this.screens.startNotice(t("replay.loading"), false, "open");
+    let text;
+    try {
+      text = await file.text();
+    } catch (err) {
+      refuse(/** @type {any} */ (err).message || String(err));
+      return false;
+    }
+    const error = await this.openReplay({ record: text });
+    if (error) refuse(error);
+    return !error;
+  }
+
+  /** A shared replay's link (#replay=…): the replay screen at once ("Preparing the
+   * replay…"), filled in when the engine answers; a link the engine refuses goes to the
+   * start screen with its reason. (With no game under way nothing is awaited before the
+   * screen shows: at the page's start the start screen never shows first.)
+   * @param {string} payload  the record_link payload */
+  async openReplayLink(payload) {
+    const game = this.game;
+    if (game?.inProgress() && !(await this.screens.confirm(t("confirm.replay"), t("replay.title")))) return;
+    if (this.game) this.endGame();
+    const replay = this.replayController({ link: payload });
+    this.showReplay(replay);
+    const loaded = await replay.load();
+    if (this.replay !== replay) return; // closed before the engine answered
+    if (!loaded) this.toStart(t("start.bad_link", { message: replay.error || "?" }));
+  }
+
+  /** Ask the engine for the replay and show it; returns null, or the engine's reason.
+   * @param {object} source  {game} | {record} | {link} */
+  async openReplay(source) {
+    const replay = this.replayController(source);
+    if (!(await replay.load())) return replay.error || "?";
+    this.showReplay(replay);
+    return null;
+  }
+
+  /** @param {object} source  {game} | {record} | {link} */
+  replayController(source) {
+    return new ReplayController({ engine: this.engine, variants: this.variants, source,
+      settings: this.settings });
+  }
+
+  /** The replay screen of this controller (over the game's end screen, if any), loaded or
+   * still waiting for the engine.
+   * @param {ReplayController} replay */
+  showReplay(replay) {
+    this.endReplay();
+    this.replay = replay;
+    this.shown++;
+    this.screens.showReplay(replay);
+  }
+
+  endReplay() {
+    const replay = this.replay;
+    if (!replay) return;
+    this.replay = null;
+    this.screens.closeReplay();
+    replay.dispose();
+  }
+
+  /** Close: back to the game's end screen it came from, else to the start screen. */
+  closeReplay() {
+    if (!this.game) return this.toStart();
+    this.endReplay();
+    this.shown++;
+    this.screens.backToGame();
+  }
+
+  // --- friend games: codes, invitations, tabs --------------------------------------------------
+
+  /** The tabs of this browser, listened to once a friend game is in question. */
+  tabs() {
+    if (this.relay) return this.relay;
+    const relay = this.makeTabs();
+    this.relay = relay;
+    // A code opened in another tab of this browser: the friend game on screen takes it
+    // when it is for this game (a reply to its invitation, or an invitation to reconnect).
+    relay.listen(async (code) => Boolean(await this.game?.session.connection?.takeCode(code)));
+    // Another tab moves this game there: let go cleanly, then say where it went.
+    relay.onLetGo(async (tag) => {
+      const game = this.game;
+      const session = game?.session;
+      if (!session?.connection || session.connection.match !== tag) return relay.release();
+      await session.connection.letGo();
+      if (this.game === game) this.notice(t("friend.moved"));
+      else relay.release();
+    });
+    return relay;
+  }
+
+  /** The friend-game screen: a new game to host, an invitation to answer, or a saved game
+   * to go on with (options.saved). One live copy per browser: a game another tab plays is
+   * not opened again here. @param {any} options */
+  async startFriend(options) {
+    this.endGame();
+    const tabs = this.tabs();
+    const tag = options.saved?.match || options.signal?.game || "";
+    if (tag && !(await tabs.hold(tag))) return this.elsewhere(tag);
+    // This browser keeps one friend game (one save): a new one would end the one another
+    // tab plays. Say so instead, and offer to move that one here.
+    const current = options.saved ? null : this.saves.friend.underWay();
+    if (current && current.match !== tag && (await tabs.isHeld(current.match))) {
+      tabs.release();
+      return this.elsewhere(current.match, t("friend.elsewhere_other"));
+    }
+    const game = this.makeGame({ ...options, mode: "friend" });
+    this.game = game;
+    this.shown++;
+    this.screens.showGame(game, { title: t("friend.title") });
+    countAtEnd(game, this.stats); // a friend game saves itself as it goes (FriendSession)
+    await game.start();
+    // a new game's tag is made as it starts: held from then on
+    const match = game.session.connection?.match;
+    if (!tag && match && this.game === game) await tabs.hold(match);
+  }
+
+  /** The game is played in another tab of this browser: say so, and offer to move it here.
+   * @param {string} tag @param {string} text */
+  elsewhere(tag, text = t("friend.elsewhere")) {
+    this.endGame();
+    this.shown++;
+    this.screens.showElsewhere(tag, text);
+  }
+
+  /** Move the game `tag` here (that tab lets go; this one goes on from the saved state, as
+   * after a reload). @param {string} tag @param {AbortSignal} [abort]  Back was pressed */
+  async moveHere(tag, abort) {
+    const at = this.shown;
+    if (!(await this.tabs().take(tag, abort))) return;
+    if (at !== this.shown) return this.tabs().release(); // this screen was left meanwhile
+    const saved = this.saves.friend.load();
+    if (saved?.match === tag) return this.startFriend({ mode: "friend", saved });
+    this.tabs().release();
+    this.toStart();
+  }
+
+  /** The invitation: what joining means, then Join. @param {any} signal */
+  join(signal) {
+    this.endGame();
+    this.shown++;
+    const offer = signal.about ? offerWords(signal.about, this.variants) : null;
+    this.screens.showJoin(signal, { offer, replaces: Boolean(this.saves.friend.underWay()) });
+  }
+
+  /** A code from the address (or pasted on the start screen): answer it, hand it to the tab
+   * that waits for it, or say why nothing can be done with it here. @param {string} code */
+  async openCode(code) {
+    let signal;
+    try {
+      signal = await this.net.decodeSignal(code);
+    } catch (err) {
+      return this.notice(t("friend.bad_code", { why: /** @type {any} */ (err).message }));
+    }
+    if (this.saves.friend.load()?.clock?.offer === code) return this.notice(t("friend.own_link"));
+    // A tab of this browser that plays this game (Web Locks say so) gets the code, and time
+    // to answer; if it does not take it, the game is not opened here a second time.
+    const tabs = this.tabs();
+    const held = await tabs.isHeld(signal.game);
+    if (held !== false && (await tabs.pass(code, held ? ASK_MS : PASS_MS, signal.game))) {
+      return this.notice(t("friend.passed"));
+    }
+    if (held) return this.elsewhere(signal.game);
+    const saved = this.saves.friend.load();
+    if (saved && signal.game && saved.match === signal.game) {
+      if (signal.kind === "offer") return this.startFriend({ mode: "friend", saved, then: signal });
+      await this.startFriend({ mode: "friend", saved });
+      await this.game?.session.connection?.takeSignal(signal);
+      return;
+    }
+    if (signal.kind === "answer") return this.notice(t("friend.orphan_reply"));
+    this.join(signal);
+  }
+
+  /** After a reload: a recent friend game under way goes on. */
+  openRecent() {
+    const saved = this.saves.friend.underWay();
+    if (saved && this.now() - (saved.updated || 0) < RECENT_MS) {
+      return this.startFriend({ mode: "friend", saved });
+    }
+    return null;
+  }
+
+  /** Before a new friend game hosted from the start screen replaces this browser's
+   * unfinished one (one friend game per browser): ask. True to go on. (A game another tab
+   * plays is not replaced at all: startFriend says so.) */
+  async replaceFriend() {
+    const saved = this.saves.friend.underWay();
+    if (!saved || (await this.tabs().isHeld(saved.match))) return true;
+    return this.screens.confirm(t("friend.host_replaces"), t("resume.replace_yes"));
+  }
+
+  /** The start screen's saved friend game: go on with it. */
+  resumeFriend() {
+    return this.startFriend({ mode: "friend", saved: this.saves.friend.load() });
+  }
+
+  forgetFriend() {
+    this.saves.friend.clear();
+  }
+}
