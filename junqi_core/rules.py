@@ -67,6 +67,7 @@ class Position:
     engineer_kind: ClassVar[int]  # the piece that turns corners along railways or lines
     mine_kind: ClassVar[int]  # the piece that never moves and is cleared by Engineers
     top_kinds: ClassVar[tuple[int, ...]]  # the strongest pieces, whose early loss hurts most
+    piece_family: ClassVar[str]  # which set of pieces ("junqi", "gunjin"): their names
     flag_in_hq: ClassVar[bool] = False  # the flag starts in a headquarters (Classic)
     flag_capture_ends: ClassVar[bool] = True  # taking the flag wins (not in Gunjin)
     flag_behind: ClassVar[bool] = False  # the flag fights with the piece behind it
@@ -280,6 +281,7 @@ _FACE_UP_OF = tuple(
 
 class JunqiPosition(Position):
     kinds = pc.JUNQI_KINDS
+    piece_family = "junqi"
     flag_kind = pc.FLAG
     engineer_kind = pc.ENGINEER
     mine_kind = pc.LANDMINE
@@ -449,6 +451,7 @@ class GunjinPosition(Position):
     variant_id = "gunjin"
     spec = GUNJIN_BOARD
     kinds = pc.GUNJIN_KINDS
+    piece_family = "gunjin"
     combat = pc.GUNJIN_COMBAT
     flag_kind = pc.G_FLAG
     engineer_kind = pc.G_ENGINEER

@@ -168,6 +168,11 @@ class Variant:
         return self.position_class.mine_kind
 
     @property
+    def piece_family(self) -> str:
+        """Which set of pieces it plays ("junqi" or "gunjin"): what the pieces are called."""
+        return self.position_class.piece_family
+
+    @property
     def top_kinds(self) -> tuple[int, ...]:
         """The strongest pieces (Field Marshal and General; Gunjin's Army General)."""
         return self.position_class.top_kinds
@@ -615,7 +620,7 @@ def describe(variant: Variant | str) -> dict:
     return {
         "id": variant.id,
         "name": variant.name,
-        "family": variant.family,
+        "family": variant.piece_family,
         "sides": list(variant.side_names),
         "colours": list(variant.colours) if variant.colours else None,
         "sides_are_colours": variant.sides_are_colours,
