@@ -157,10 +157,18 @@ class JunqiStrategy(Strategy):
     level_settings: ClassVar[dict[str, dict]] = {
         # Classic Hard: as many nodes as fit the page budget (p95 1.5 s in Pyodide); more
         # nodes mean more sampled worlds, and it scored better with each rise in the budget.
-        # It also looks through its flag's gates two moves ahead (`search._gate_danger`),
-        # and expects the enemy's layout to look like the usual ones (`prior`): above all
-        # mines on the flag's gates, where a uniform belief sent its Marshal to die.
-        "hard": {"nodes": 450_000, "gate_watch": True, "deployment_prior": True},
+        # It also looks through its flag's gates two moves ahead (`search._gate_danger`).
+        # Issue 35's root checks, worlds averaged as chances and the layout prior are off
+        # here: each kept its Marshal and General longer, yet together they scored 45%
+        # against bot_reply where Classic Hard without them scored 67.5% (20 paired deals
+        # each, docs/strength.md "Issue 35"); Gunjin Hard keeps them.
+        "hard": {
+            "nodes": 450_000,
+            "gate_watch": True,
+            "odds_scale": 0.0,
+            "sound_trades": False,
+            "caution": 0.0,
+        },
     }
     searcher_class = JunqiSearcher
     layout_counts = JUNQI_LAYOUT_COUNTS
