@@ -22,6 +22,7 @@ import pytest
 from gamedriver import ARTIFACTS, assert_nothing_cut, no_page_errors  # noqa: F401
 from sitekit import ROOT, Site
 from test_friend import RTC_ARGS, Friend, own_address
+from test_friend import devices as friend_devices
 from test_friend import pair as friend_pair
 
 import build
@@ -48,7 +49,9 @@ def film(tmp_path_factory):
     return tmp_path_factory.mktemp("camera") / "camera.y4m"
 
 
-pair = friend_pair  # test_friend's two pages, here in the camera browser below
+# test_friend's two devices and their pages, here in the camera browser below
+devices = friend_devices
+pair = friend_pair
 
 
 @pytest.fixture(scope="module")
