@@ -96,11 +96,27 @@ def check_rank_numbers(page, d) -> None:
     assert page.locator("svg.board .rank-no").count() == 0
 
 
+BOARD_BOX_JS = """async () => {
+  // the box once the layout has settled: the same over two animation frames (after a
+  // resize the page fits the board in a frame of its own, later on a busy machine)
+  const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+  const box = () => {
+    const r = document.querySelector('svg.board').getBoundingClientRect();
+    return JSON.stringify({x: r.x, y: r.y, w: r.width, h: r.height});
+  };
+  let last = box();
+  for (let i = 0; i < 100; i++) {
+    await frame(); await frame();
+    const now = box();
+    if (now === last) return JSON.parse(now);
+    last = now;
+  }
+  return JSON.parse(last);
+}"""
+
+
 def board_box(page) -> dict:
-    return page.evaluate(
-        "() => { const r = document.querySelector('svg.board').getBoundingClientRect();"
-        " return {x: r.x, y: r.y, w: r.width, h: r.height}; }"
-    )
+    return page.evaluate(BOARD_BOX_JS)
 
 
 def all_sizes(page, d, variant: str, moment: str) -> None:
