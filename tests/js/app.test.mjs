@@ -127,6 +127,31 @@ test("a new game asks before it replaces the saved one; Continue goes on with it
   assert.equal(app.game.ui, "play");
 });
 
+test("a refused Continue says whether the save is kept: kept for a passing failure, gone when damaged", async () => {
+  const saved = withSavedGame(ready.engine);
+  let refuse = null; // the worker's next answer to resume_game, if set
+  const engine = { ...saved, call: (request) => (request.op === "resume_game" && refuse
+    ? Promise.resolve({ ok: false, error: refuse }) : saved.call(request)) };
+  const { app, screens } = flows({ engine });
+  await app.play(cpuGame);
+  await app.game.confirm();
+  await until(app.game, "play");
+  await waitFor(() => saved.kept()?.summary.phase === "play", "the save of the game in play");
+  app.toStart();
+  // the browser's storage failed this once: the save and its summary stay, and the page says so
+  refuse = { code: "storage", message: "the browser's storage failed" };
+  await app.continueSaved((await app.checkSaved()).info);
+  assert.equal(app.game, null);
+  assert.match(app.takeNotice(), /kept/);
+  assert.ok(app.saves.peek(), "the summary is still there");
+  // damaged: the worker discarded it, and the page says that
+  refuse = { code: "bad_save", message: "not a save" };
+  await app.continueSaved((await app.checkSaved()).info);
+  assert.match(app.takeNotice(), /discarded/);
+  assert.equal(app.saves.peek(), null, "the summary went with it");
+  assert.deepEqual(screens.last()[0], "start");
+});
+
 test("an early Play asks even when no local summary tells of the saved game", async () => {
   // A game saved in the worker; the summary in local storage lost (or never written).
   const storage = memoryStorage();

@@ -220,12 +220,12 @@ export class AppController {
     return true;
   }
 
-  /** Continue the saved game; a refused save goes back to the start screen with a message.
-   * @param {SavedInfo} info */
+  /** Continue the saved game; a refused save goes back to the start screen with a message
+   * that says whether the save is still there. @param {SavedInfo} info */
   async continueSaved(info) {
     const resumed = await this.saves.resume(info);
     if (!resumed.ok) {
-      this.resumeNotice = t("resume.refused");
+      this.resumeNotice = t(resumed.kept ? "resume.kept" : "resume.refused");
       return this.toStart();
     }
     return this.start(resumed.options);

@@ -289,14 +289,16 @@ export class Saves {
   }
 
   /** The saved game's `resume_game`: {ok: true, options} (GameController options with the
-   * reply as `restored` and the page data as `page`) or {ok: false} (the worker discarded
-   * it). @param {SavedInfo} info */
+   * reply as `restored` and the page data as `page`) or {ok: false, kept} (`kept`: the save
+   * is still there, refused for another reason than itself). @param {SavedInfo} info */
   async resume(info) {
     const reply = await this.engine.call({ op: "resume_game", viewer: resumeViewer(info) });
     if (!reply.ok) {
       console.warn("saved game refused:", reply.error?.message); // the engine's words, in English
-      this.summary.clear(); // the worker discarded it
-      return { ok: false };
+      // damaged or from another version (the worker discarded it), or already gone
+      const gone = ["bad_save", "no_save"].includes(reply.error?.code);
+      if (gone) this.summary.clear();
+      return { ok: false, kept: !gone };
     }
     // The game's own rules came back with it (the summary says which).
     const checked = describeSaved({ summary: reply.summary, page: reply.page }, this.variants) || info;
