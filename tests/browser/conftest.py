@@ -93,7 +93,9 @@ def browser(playwright):
 
 @pytest.fixture(scope="session")
 def shared_context(browser, _session_server):
-    shared = SharedContext(browser, _session_server.url)
+    # less motion asked for: no animation waits and no "thinking" pause before the CPU's
+    # move (the same clicks and states; the tests on a context of their own keep both)
+    shared = SharedContext(browser, _session_server.url, reduced_motion="reduce")
     yield shared
     shared.close()
     assert shared.strays == [], f"requests left 127.0.0.1: {shared.strays}"

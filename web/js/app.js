@@ -90,7 +90,11 @@ class App {
       gameDeps: {
         clockSeconds: CLOCK_TEST || undefined, // ?moveclock=N: tests only
         setupSeconds: CLOCK_TEST || undefined,
-        cpuMinMs: matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : undefined,
+        // read at each new game: a player who asks for less motion (now or since the page
+        // opened) gets the CPU's move without the "thinking" pause
+        get cpuMinMs() {
+          return matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : undefined;
+        },
       },
     });
     this.gameView = null; // the game screen (a GameView, or a FriendView around one)
