@@ -64,8 +64,10 @@ def mark_and_play(page, d: GameDriver) -> int:
         mark(page, square, kinds[i % len(kinds)])
     shown = tags(page)
     assert set(shown) == set(squares)
-    # The chooser is keyboard-reachable too: the button grid opens it.
-    page.click("#grid-panel-summary")
+    # The chooser is keyboard-reachable too: the button grid opens it. (The panel stays as
+    # the player left it: open already in a second game.)
+    if not page.evaluate("document.getElementById('grid-panel-summary').closest('details').open"):
+        page.click("#grid-panel-summary")
     page.focus(f'.button-grid [data-sq="{squares[0]}"]')
     page.keyboard.press("Enter")
     page.wait_for_selector("dialog#mark-chooser")
