@@ -290,6 +290,16 @@ class Bot:
     def weight(self, kind: int, square: int, builder: LayoutBuilder) -> float:
         return 0.0
 
+    @staticmethod
+    def mined_flag(builder: LayoutBuilder, rng: random.Random) -> tuple[int, list[int]]:
+        """Classic: the flag in a headquarters (either, by chance) with a landmine on every
+        gate; returns the flag's post and its gates."""
+        flag = builder.put_best(pc.FLAG, lambda s: 0.0, rng)
+        gates = list(builder.rules.board.neighbours[flag])
+        for gate in gates:
+            builder.put(pc.LANDMINE, gate)
+        return flag, gates
+
     def _follow(self, view: dict) -> Tracker | None:
         if self.rules.flips:
             return None  # face-up pieces are public, face-down ones nobody knows

@@ -399,10 +399,7 @@ class ReplyBot(Bot):
     def layout(self, builder: LayoutBuilder, rng: random.Random) -> None:
         board = self.rules.board
         if self.rules.flag_in_hq:
-            flag = builder.put_best(pc.FLAG, lambda s: 0.0, rng)
-            gates = list(board.neighbours[flag])
-            for gate in gates:
-                builder.put(pc.LANDMINE, gate)
+            flag, gates = self.mined_flag(builder, rng)
             near = {t for g in gates for t in board.neighbours[g]} - {flag}
             builder.put_best(pc.BOMB, lambda s: 3.0 * (s in near) - builder.rank(s), rng)
             builder.put_best(

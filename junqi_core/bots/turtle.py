@@ -31,10 +31,7 @@ class TurtleBot(Bot):
     def layout(self, builder: LayoutBuilder, rng: random.Random) -> None:
         board = self.rules.board
         if self.rules.flag_in_hq:
-            flag = builder.put_best(pc.FLAG, lambda s: 0.0, rng)
-            gates = list(board.neighbours[flag])
-            for gate in gates:
-                builder.put(pc.LANDMINE, gate)
+            flag, gates = self.mined_flag(builder, rng)
             beyond = {t for g in gates for t in board.neighbours[g]} - set(gates) - {flag}
             for _ in range(2):
                 builder.put_best(pc.BOMB, lambda s: 3.0 * (s in beyond) - builder.rank(s), rng)
