@@ -1,15 +1,18 @@
 """The start screen works before Python does: it is drawn from the engine's answers that
-build.py wrote (data/engine.json), a game started early waits in "Starting the engine…",
+build.py wrote (js/start-data.js), a game started early waits in "Starting the engine…",
 and the rules chooser renders whatever presets and options a variant describes."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
 from sitekit import wait_ready
 
 from junqi_core.bridge import handle
+
+WEB = Path(__file__).resolve().parents[2] / "web"
 
 
 def test_start_screen_before_the_engine(site, serve):
@@ -51,11 +54,14 @@ def test_start_screen_before_the_engine(site, serve):
 
 
 def test_static_engine_data_is_the_engines(ready_page):
-    """data/engine.json is exactly what the engine in the page answers."""
+    """The start screen's static data (start-data.js, written by build.py) is exactly what
+    the engine in the page answers, and its English strings are web/i18n/en.json."""
     page = ready_page
-    data = page.evaluate("""async () => {
-        const r = await fetch(new URL(window.junqi.build.engineData, document.baseURI));
-        return r.json(); }""")
+    data, english = page.evaluate("""async () => {
+        const href = document.querySelector('link[rel=modulepreload][href$="/start-data.js"]').href;
+        const m = await import(href);
+        return [m.ENGINE, m.ENGLISH]; }""")
+    assert english == json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
     version = page.evaluate("window.junqi.engine.call({op: 'version'})")
     variants = page.evaluate("window.junqi.engine.call({op: 'variants'})")
     assert data["version"] == version
@@ -106,3 +112,21 @@ def test_start_choices_are_remembered(site, server):
     wait_ready(page)
     assert page.is_checked("#variant-blind")
     assert page.is_checked("#level-medium") and page.is_checked("#seat-1")
+
+
+def test_the_board_preview_is_drawn_only_where_the_layout_shows_it(site, server):
+    """A wide screen shows the chosen game's board beside the form (drawn after the form,
+    in its final proportions); a phone, where the layout hides it, never draws it, and
+    turning to a wide window draws it then."""
+    page = site.open(server.url)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.check("#variant-gunjin")
+    page.wait_for_timeout(200)  # a frame or two: a drawing would have come by now
+    assert page.locator(".start-preview svg.board-gunjin").count() == 0
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_selector(".start-preview svg.board-gunjin")
+    box = page.locator(".start-preview").bounding_box()
+    view = page.locator(".start-preview svg").get_attribute("viewBox").split()
+    assert abs(box["width"] / box["height"] - float(view[2]) / float(view[3])) < 0.02
+    page.check("#variant-classic")
+    page.wait_for_selector(".start-preview svg.board-classic")

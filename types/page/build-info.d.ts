@@ -9,7 +9,6 @@ export const BUILD: {
   wheelURL: string;
   wheelIntegrity: string;
   engineModules: string[];
-  engineData: string;
   downloads: Record<string, number>;
   stun: string[];
 };

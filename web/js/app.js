@@ -48,10 +48,12 @@ const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock"))
  * @param {HTMLElement} root
  * @param {any} engine the Engine (or its link, while it starts)
  * @param {{version: any, variants: any}} data the engine's static answers (build time)
- * @param {{loader?: any, assets?: string}} [parts] the loading indicator, the assets' URL */
-export async function mount(root, engine, data, { loader, assets } = {}) {
+ * @param {{loader?: any, assets?: string, english?: Record<string, string>}} [parts] the loading
+ *   indicator, the assets' URL, the English strings (built into start-data.js) */
+export async function mount(root, engine, data, { loader, assets, english } = {}) {
   root.dataset.ui = "loading";
   if (assets) setBase(assets);
+  if (english) i18n.provide("en", english); // from the build: no request for them
   await i18n.setLanguage(i18n.detect(prefs.get("lang")));
   const app = new App(root, engine, data, loader);
   window.junqiUI = app; // for tests and the console: app.game.view is what the viewer knows

@@ -1,7 +1,8 @@
-// Entry point: start the engine in its worker and, at the same time, the game UI. The start
-// screen is drawn from static data (the engine's answers to "version" and "variants",
-// written by build.py), so it is usable at once while Python loads behind it; a game
-// started before the engine is up waits for it ("Starting the engine…").
+// Entry point: start the engine in its worker and the game UI. The start screen is drawn
+// from static data (the engine's answers to "version" and "variants" and the English
+// strings, written by build.py into start-data.js), so it is usable at once while Python
+// loads behind it; a game started before the engine is up waits for it ("Starting the
+// engine…").
 //
 // Page state on <html>: data-ui="ready" once the start screen can be used (mark
 // "junqi-interactive"); data-state="loading|ready|error", and data-ready once the engine
@@ -10,6 +11,7 @@
 import { BUILD } from "./build-info.js";
 import { Engine, EngineLink } from "./engine.js";
 import { Loader } from "./loader.js";
+import { ENGINE, ENGLISH } from "./start-data.js";
 
 const root = document.documentElement;
 const loader = new Loader(document);
@@ -41,6 +43,11 @@ function engineConfig() {
   };
 }
 
+/** Resolves in a task of its own, after the current one has let the page render. */
+function nextTask() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 function setState(state) {
   root.dataset.state = state;
   if (state === "ready") root.dataset.ready = "true";
@@ -56,12 +63,6 @@ function showError(message, detail) {
   loader.error(message, detail, () => location.reload());
 }
 
-async function loadData() {
-  const response = await fetch(siteURL(BUILD.engineData));
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${BUILD.engineData}`);
-  return response.json();
-}
-
 function boot() {
   setState("loading");
   const params = new URLSearchParams(location.search);
@@ -70,16 +71,21 @@ function boot() {
   window.junqi = { link, build: BUILD }; // for tests and the console
   // The header's indicator follows the link: each step, and every second of a quiet one.
   link.onChange(() => !link.ready && !link.error && loader.progress(link.progress, link.quietSeconds()));
-  const started = Engine.start(engineConfig(), { onProgress: (p) => link.setProgress(p), stallMs });
-  link.attach(started);
-
-  // The UI, in parallel with the engine.
   // app.js by URL: the build bundles it apart from this shell, so a broken UI module shows
   // the error screen instead of a blank page.
   const assets = new URL("../", import.meta.url).href;
-  const ui = import(new URL("./app.js", import.meta.url).href);
-  const mounted = Promise.all([ui, loadData()]).then(([{ mount }, data]) =>
-    mount(appRoot, link, data, { loader, assets }));
+  const mounted = import(new URL("./app.js", import.meta.url).href).then(({ mount }) =>
+    mount(appRoot, link, ENGINE, { loader, assets, english: ENGLISH }));
+
+  // A first visit starts the engine at once: its download is most of the wait. On a return
+  // visit (our service worker has every file here) the start screen comes first and the
+  // engine right after it, so Python's boot does not compete for the cores with the screen
+  // the player sees first (bench/page.py: warm interactive start).
+  const uiFirst = Boolean(navigator.serviceWorker?.controller);
+  const turn = uiFirst ? mounted.then(nextTask, nextTask) : Promise.resolve();
+  const started = turn.then(() =>
+    Engine.start(engineConfig(), { onProgress: (p) => link.setProgress(p), stallMs }));
+  link.attach(started);
   mounted.then(
     () => performance.mark("junqi-interactive"), // bench/page.py: navigation -> here
     (err) => {

@@ -24,6 +24,12 @@ function fetchStrings(lang) {
   return loaded.get(lang);
 }
 
+/** Strings the page already holds (English, from the build): setLanguage uses them as
+ * they are instead of downloading them. */
+export function provide(lang, table) {
+  loaded.set(lang, Promise.resolve(table));
+}
+
 /** The language to start in: the saved choice, else the browser's first supported one. */
 export function detect(saved) {
   if (LANGUAGES.includes(saved)) return saved;

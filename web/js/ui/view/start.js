@@ -6,6 +6,7 @@ import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
 import { Board } from "./board.js";
+import { makeGeometry } from "./geometry.js";
 import { friendOptions } from "./friend.js";
 import { STEP_LABELS, progressText } from "../../loader.js";
 
@@ -38,6 +39,10 @@ export class StartView {
     this.start = start;
     this.app = app;
     this.root = h("section", { class: "start", "aria-labelledby": "start-title" });
+    this.previewDesc = null; // the board the preview is for
+    this.previewShown = false; // the layout gives the preview a size
+    /** @type {ResizeObserver | null} */
+    this.previewSized = null;
     this.build();
     const unsubscribe = start.subscribe(() => this.update());
     const unlisten = app.engine.onChange(() => this.renderEngine());
@@ -254,12 +259,34 @@ export class StartView {
     this.renderEngine();
   }
 
+  /** The chosen game's board, drawn only where the layout shows it (wide screens: the box
+   * has a size) and after the form, so a phone never pays for it and the choices come
+   * first. Its proportions are set at once, so nothing moves when it is drawn. */
   renderPreview() {
     const desc = this.start.variants[this.start.variant];
-    if (this.previewBoard?.desc === desc) return;
+    if (this.previewDesc === desc) return;
+    this.previewDesc = desc;
+    const geo = makeGeometry(desc, 0, 1);
+    this.preview.style.setProperty("--aspect", (geo.width / geo.height).toFixed(4));
+    this.previewSized ??= this.watchPreview();
+    if (this.previewShown) this.drawPreview();
+  }
+
+  watchPreview() {
+    if (typeof ResizeObserver !== "function") return null;
+    const observer = new ResizeObserver(([entry]) => {
+      this.previewShown = entry.contentRect.width > 0;
+      if (this.previewShown) this.drawPreview();
+    });
+    observer.observe(this.preview);
+    return observer;
+  }
+
+  drawPreview() {
+    const desc = this.previewDesc;
+    if (!desc || this.previewBoard?.desc === desc) return;
     this.previewBoard = new Board(desc, 0, () => {});
     this.previewBoard.render({ pieces: new Map(), targets: [], active: false });
-    this.preview.style.setProperty("--aspect", this.previewBoard.aspect.toFixed(4));
     clear(this.preview);
     this.preview.append(this.previewBoard.svg);
   }
@@ -280,5 +307,6 @@ export class StartView {
 
   dispose() {
     this.unlisten();
+    this.previewSized?.disconnect();
   }
 }
