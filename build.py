@@ -101,8 +101,70 @@ def _zip_info(name: str, epoch: int) -> zipfile.ZipInfo:
     return info
 
 
-def build_wheel(out_dir: Path, epoch: int) -> Path:
-    """Write a pure-Python wheel of the project; same sources -> same bytes."""
+_BYTECODE_SCRIPT = """
+const [pyodideDir, sourcesPath, outPath] = process.argv.slice(1);
+const { readFileSync, writeFileSync } = require("node:fs");
+const { pathToFileURL } = require("node:url");
+(async () => {
+  const { loadPyodide } = await import(pathToFileURL(pyodideDir + "/pyodide.mjs").href);
+  const py = await loadPyodide({ indexURL: pyodideDir + "/" });
+  py.globals.set("sources_json", readFileSync(sourcesPath, "utf-8"));
+  writeFileSync(outPath, py.runPython(`
+import base64, json, os, py_compile
+out = {}
+for arc, text in sorted(json.loads(sources_json).items()):
+    path = "/tmp/wheel/" + arc
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(text))
+    cfile = path[:-3] + ".pyc"  # in place of the source: Python imports it as it is
+    py_compile.compile(path, cfile=cfile, dfile=arc, doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    with open(cfile, "rb") as f:
+        out[os.path.relpath(cfile, "/tmp/wheel")] = base64.b64encode(f.read()).decode()
+json.dumps(out)
+`));
+})().catch((err) => { console.error(err); process.exit(1); });
+"""
+
+
+def pyodide_bytecode(pyodide_pkg: Path, sources: dict[str, bytes]) -> dict[str, bytes]:
+    """Bytecode of these modules for the Python inside Pyodide, written by Pyodide itself in
+    Node (CPython here is another version and cannot): `x.pyc` for each `x.py`, to ship in
+    its place. A fresh interpreter each build and hash-based .pyc (no timestamps), so the
+    same sources give the same bytes."""
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit("build: node not found; install Node.js/npm (Pyodide compiles on it)")
+    with tempfile.TemporaryDirectory() as tmp:
+        sources_path, out_path = Path(tmp) / "sources.json", Path(tmp) / "bytecode.json"
+        encoded = {arc: base64.b64encode(data).decode() for arc, data in sources.items()}
+        sources_path.write_text(json.dumps(encoded))
+        subprocess.run(
+            [node, "-e", _BYTECODE_SCRIPT, str(pyodide_pkg), str(sources_path), str(out_path)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        compiled = json.loads(out_path.read_text())
+    return {arc: base64.b64decode(data) for arc, data in compiled.items()}
+
+
+def module_file(module: str, files: dict[str, bytes]) -> str:
+    """The wheel entry holding a module's source: `a/b.py`, or `a/b/__init__.py`."""
+    path = module.replace(".", "/")
+    for arc in (f"{path}.py", f"{path}/__init__.py"):
+        if arc in files:
+            return arc
+    raise SystemExit(f"build: no source for module {module}")
+
+
+def build_wheel(
+    out_dir: Path, epoch: int, pyodide_pkg: Path | None = None, compiled: tuple[str, ...] = ()
+) -> Path:
+    """Write a pure-Python wheel of the project; same sources -> same bytes. The modules
+    named in `compiled` go in as bytecode for Pyodide's Python instead of source (the page's
+    wheel: the modules the worker imports before the engine answers, so a first visit
+    does not compile them; the rest stay source, smaller to download)."""
     project = read_project()
     name = project["name"].replace("-", "_")
     version = project["version"]
@@ -115,6 +177,9 @@ def build_wheel(out_dir: Path, epoch: int) -> Path:
         files[rel.as_posix()] = path.read_bytes()
     if f"{name}/__init__.py" not in files:
         raise SystemExit(f"build: {package_dir} has no __init__.py")
+    if compiled:
+        arcs = {module_file(module, files) for module in compiled}
+        files.update(pyodide_bytecode(pyodide_pkg, {arc: files.pop(arc) for arc in arcs}))
 
     dist_info = f"{name}-{version}.dist-info"
     meta = [
@@ -204,7 +269,7 @@ def ensure_node_modules() -> Path:
 # screen costs three requests instead of twenty; the worker stays on its own.
 BUNDLES = ("js/main.js", "js/app.js", "js/net/qrscan.js")
 LAZY = ("js/net/qrscan.js",)  # loaded on first use (the QR decoder): not preloaded
-EXTERNAL = ("./build-info.js", "./start-data.js")  # generated after bundling
+EXTERNAL = ("./build-info.js",)  # generated after bundling
 UNBUNDLED = ("js/worker.js",)  # a worker is no page module: minified on its own
 
 
@@ -306,9 +371,9 @@ sys.stdout.write(json.dumps(out, ensure_ascii=False, separators=(",", ":"), sort
 
 def start_data(engine: str, english: str) -> str:
     """A module holding the engine's static answers and the English strings (the fallback
-    of every language): main.js imports it with the shell, so the start screen is drawn
-    with no fetch after the scripts. JSON inside a string literal: V8 reads that faster than
-    an object literal of the same size."""
+    of every language): main.js imports it beside app.js (index.html preloads both), so the
+    start screen is drawn with no fetch of its own. JSON inside a string literal: V8 reads
+    that faster than an object literal of the same size."""
     return (
         "// Generated by build.py: the bridge's version and variants answers, and the English\n"
         "// strings, so the start screen needs no request of its own.\n"
@@ -440,7 +505,8 @@ def build(out: Path = DIST) -> dict:
     english = (stage / "i18n" / "en.json").read_text(encoding="utf-8")
     (stage / START_DATA).write_text(start_data(engine_data(), english), encoding="utf-8")
     py_dir = stage / "py"
-    game_wheel = build_wheel(py_dir, epoch)
+    startup = engine_modules()
+    game_wheel = build_wheel(py_dir, epoch, pyodide_pkg, tuple(startup))
     shutil.copyfile(micropip, py_dir / micropip.name)
     project_name = read_project()["name"].replace("-", "_")
     stock_lock = json.loads((pyodide_pkg / "pyodide-lock.json").read_text())
@@ -482,7 +548,7 @@ def build(out: Path = DIST) -> dict:
         # browser checks it against this (Subresource Integrity).
         "wheelURL": f"{assets_rel}/py/{game_wheel.name}",
         "wheelIntegrity": f"sha256-{base64.b64encode(bytes.fromhex(wheel_sha256)).decode()}",
-        "engineModules": engine_modules(),
+        "engineModules": startup,
         "downloads": downloads,
         # Friend games "over the internet": the STUN server(s) the page names to the player
         # and asks, only when the player chooses that (docs/fair-play.md, "The page").

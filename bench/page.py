@@ -155,6 +155,7 @@ class Visit:
         self.interactive_ms = marks["interactive"]
         self.boot = marks["boot"]  # ours: "plain" or "snapshot"
         self.worker = marks["worker"]  # ours: worker milestones, ms since worker start
+        self.origin = marks["origin"]  # navigation start, ms since the epoch
         self.ready_at = (marks["origin"] + marks["ready"]) / 1000  # epoch seconds
 
 
@@ -299,10 +300,12 @@ def main() -> int:
             name: median((v.worker or {}).get(name) for v in ours[key])
             for name in ("snapshot_read", "python", "engine_import", "snapshot_made", "ready")
         }
-        told = ", ".join(f"{k} {v:.0f}" for k, v in steps.items() if v is not None)
-        print(
-            f"    ours booted from {'/'.join(boots)}; in its worker (ms since it started): {told}"
+        started = median(
+            (v.worker or {}).get("origin", v.origin) - v.origin for v in ours[key] if v.worker
         )
+        told = f"started {started:.0f} ms after the page, then " if started is not None else ""
+        told += ", ".join(f"{k} {v:.0f}" for k, v in steps.items() if v is not None)
+        print(f"    ours booted from {'/'.join(boots)}; its worker {told} (ms since it started)")
     print(
         f"warm engine ready: ours {ratios['warm']:.2f}x bare Pyodide "
         f"({'faster' if ratios['warm'] < 1 else 'slower'} than a bare boot in the same run)"

@@ -36,6 +36,29 @@ def test_wheel_is_reproducible_and_complete(tmp_path):
                 assert digest == "sha256=" + base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
+def test_the_pages_wheel_holds_its_startup_modules_as_bytecode(dist):
+    """The modules the worker imports before the engine answers are in the page's wheel as
+    hash-based bytecode in place of their source (a first visit does not compile them);
+    every other module is there as source. Browser tests boot the engine from this wheel."""
+    manifest = json.loads((dist / "build.json").read_text())
+    info = (dist / manifest["assets"] / "js" / "build-info.js").read_text()
+    startup = json.loads(info[info.index("{") : info.rindex("}") + 1])["engineModules"]
+    assert "junqi_core.bridge" in startup and "junqi_core.rules" in startup
+    (wheel,) = (dist / manifest["assets"] / "py").glob("junqi_core-*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        compiled = {n for n in names if n.endswith(".pyc")}
+        for module in startup:
+            path = module.replace(".", "/")
+            pyc = f"{path}.pyc" if f"{path}.pyc" in names else f"{path}/__init__.pyc"
+            assert pyc in compiled and pyc[:-1] not in names, module
+            flags = int.from_bytes(zf.read(pyc)[4:8], "little")
+            assert flags == 0b01  # hash-based, unchecked: no timestamp, same bytes each build
+        assert len(compiled) == len(startup)
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "junqi_core").rglob("*.py")}
+    assert sources == {n for n in names if n.endswith(".py")} | {n[:-1] for n in compiled}
+
+
 def test_dist_is_reproducible(tmp_path):
     first = build.build(tmp_path / "one")
     second = build.build(tmp_path / "two")

@@ -11,7 +11,6 @@
 import { BUILD } from "./build-info.js";
 import { Engine, EngineLink } from "./engine.js";
 import { Loader } from "./loader.js";
-import { ENGINE, ENGLISH } from "./start-data.js";
 
 const root = document.documentElement;
 const loader = new Loader(document);
@@ -72,10 +71,14 @@ function boot() {
   // The header's indicator follows the link: each step, and every second of a quiet one.
   link.onChange(() => !link.ready && !link.error && loader.progress(link.progress, link.quietSeconds()));
   // app.js by URL: the build bundles it apart from this shell, so a broken UI module shows
-  // the error screen instead of a blank page.
+  // the error screen instead of a blank page. start-data.js (written by build.py) beside
+  // it, not imported by this shell, so a first visit starts the engine without waiting for
+  // it (index.html preloads both).
   const assets = new URL("../", import.meta.url).href;
-  const mounted = import(new URL("./app.js", import.meta.url).href).then(({ mount }) =>
-    mount(appRoot, link, ENGINE, { loader, assets, english: ENGLISH }));
+  const here = (file) => new URL(file, import.meta.url).href;
+  const mounted = Promise.all([import(here("./app.js")), import(here("./start-data.js"))])
+    .then(([{ mount }, { ENGINE, ENGLISH }]) =>
+      mount(appRoot, link, ENGINE, { loader, assets, english: ENGLISH }));
 
   // A first visit starts the engine at once: its download is most of the wait. On a return
   // visit (our service worker has every file here) the start screen comes first and the

@@ -69,7 +69,9 @@ function fail(message, detail = "") {
 
 // The bar: downloads fill 0..0.5 by bytes; compiling 0.55, Python booting 0.65; installing
 // 0.7..0.9 by modules imported (from a snapshot: 0.6, restoring); 0.92 the bridge answers.
-const timings = {}; // milestones in ms since the worker started, for bench/page.py
+// milestones in ms since the worker started, for bench/page.py (origin: when that was,
+// in ms since the epoch, so the bench can tell how long after the page it started)
+const timings = { origin: performance.timeOrigin };
 const bytes = { done: 0, total: 1, runtime: 0, runtimeTotal: 1, wheel: 0, wheelTotal: 1 };
 let step = "download";
 let fraction = 0;
@@ -513,6 +515,7 @@ async function boot(config) {
     readSnapshot(config).catch(() => null),
   ]);
   if (failed) return;
+  timings.loader = performance.now(); // pyodide.mjs imported, the snapshot looked for
   timings.snapshot_read = saved?.bytes ? performance.now() : null;
   let snapshotWanted = false;
   if (saved?.bytes || saved?.broken) {
