@@ -131,8 +131,15 @@ json.dumps(out)
 def pyodide_bytecode(pyodide_pkg: Path, sources: dict[str, bytes]) -> dict[str, bytes]:
     """Bytecode of these modules for the Python inside Pyodide, written by Pyodide itself in
     Node (CPython here is another version and cannot): `x.pyc` for each `x.py`, to ship in
-    its place. A fresh interpreter each build and hash-based .pyc (no timestamps), so the
-    same sources give the same bytes."""
+    its place. A fresh interpreter and hash-based .pyc (no timestamps), so the same sources
+    give the same bytes; kept in build/cache by the sources' hash, so a rebuild of the same
+    sources (the tests build several sites) does not start Pyodide again."""
+    key = hashlib.sha256(_BYTECODE_SCRIPT.encode() + PYODIDE_VERSION.encode())
+    for arc, data in sorted(sources.items()):
+        key.update(arc.encode() + b"\0" + hashlib.sha256(data).digest())
+    kept = CACHE / f"bytecode-{key.hexdigest()[:16]}.json"  # a rebuild of the same sources
+    if kept.exists():
+        return {arc: base64.b64decode(data) for arc, data in json.loads(kept.read_text()).items()}
     node = shutil.which("node")
     if node is None:
         raise SystemExit("build: node not found; install Node.js/npm (Pyodide compiles on it)")
@@ -146,6 +153,12 @@ def pyodide_bytecode(pyodide_pkg: Path, sources: dict[str, bytes]) -> dict[str, 
             stdout=subprocess.DEVNULL,
         )
         compiled = json.loads(out_path.read_text())
+        CACHE.mkdir(parents=True, exist_ok=True)
+        for old in CACHE.glob("bytecode-*.json"):
+            old.unlink()
+        partial = kept.with_suffix(".part")
+        shutil.copyfile(out_path, partial)
+        os.replace(partial, kept)
     return {arc: base64.b64decode(data) for arc, data in compiled.items()}
 
 

@@ -59,6 +59,19 @@ def test_the_pages_wheel_holds_its_startup_modules_as_bytecode(dist):
     assert sources == {n for n in names if n.endswith(".py")} | {n[:-1] for n in compiled}
 
 
+def test_bytecode_for_pyodide_is_the_same_from_two_fresh_interpreters(tmp_path, monkeypatch):
+    """The build keeps compiled bytecode by the sources' hash; compiled afresh (no kept
+    copy), the same source gives the same bytes, so a kept copy is the same as a new one."""
+    sources = {"junqi_core/rules.py": (ROOT / "junqi_core" / "rules.py").read_bytes()}
+    made = []
+    for name in ("a", "b"):
+        monkeypatch.setattr(build, "CACHE", tmp_path / name)
+        made.append(build.pyodide_bytecode(ROOT / "node_modules" / "pyodide", sources))
+        assert list((tmp_path / name).glob("bytecode-*.json"))  # kept for the next build
+    assert made[0] == made[1]
+    assert list(made[0]) == ["junqi_core/rules.pyc"]
+
+
 def test_dist_is_reproducible(tmp_path):
     first = build.build(tmp_path / "one")
     second = build.build(tmp_path / "two")

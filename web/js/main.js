@@ -42,9 +42,10 @@ function engineConfig() {
   };
 }
 
-/** Resolves in a task of its own, after the current one has let the page render. */
-function nextTask() {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+/** Resolves in a task of its own after `ms` (0: after the current task, once the page
+ * could render). */
+function later(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function setState(state) {
@@ -82,10 +83,12 @@ function boot() {
 
   // A first visit starts the engine at once: its download is most of the wait. On a return
   // visit (our service worker has every file here) the start screen comes first and the
-  // engine right after it, so Python's boot does not compete for the cores with the screen
-  // the player sees first (bench/page.py: warm interactive start).
+  // engine right after it (at the latest after a second), so Python's boot does not
+  // compete for the cores with the screen the player sees first (bench/page.py: warm
+  // interactive start).
   const uiFirst = Boolean(navigator.serviceWorker?.controller);
-  const turn = uiFirst ? mounted.then(nextTask, nextTask) : Promise.resolve();
+  const first = Promise.race([mounted, later(1000)]);
+  const turn = uiFirst ? first.then(() => later(0), () => later(0)) : Promise.resolve();
   const started = turn.then(() =>
     Engine.start(engineConfig(), { onProgress: (p) => link.setProgress(p), stallMs }));
   link.attach(started);
