@@ -138,28 +138,24 @@ def pyodide_bytecode(pyodide_pkg: Path, sources: dict[str, bytes]) -> dict[str, 
     for arc, data in sorted(sources.items()):
         key.update(arc.encode() + b"\0" + hashlib.sha256(data).digest())
     kept = CACHE / f"bytecode-{key.hexdigest()[:16]}.json"  # a rebuild of the same sources
-    if kept.exists():
-        return {arc: base64.b64decode(data) for arc, data in json.loads(kept.read_text()).items()}
-    node = shutil.which("node")
-    if node is None:
-        raise SystemExit("build: node not found; install Node.js/npm (Pyodide compiles on it)")
-    with tempfile.TemporaryDirectory() as tmp:
-        sources_path, out_path = Path(tmp) / "sources.json", Path(tmp) / "bytecode.json"
-        encoded = {arc: base64.b64encode(data).decode() for arc, data in sources.items()}
-        sources_path.write_text(json.dumps(encoded))
-        subprocess.run(
-            [node, "-e", _BYTECODE_SCRIPT, str(pyodide_pkg), str(sources_path), str(out_path)],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        compiled = json.loads(out_path.read_text())
+    if not kept.exists():
+        node = shutil.which("node")
+        if node is None:
+            raise SystemExit("build: node not found; install Node.js/npm (Pyodide compiles on it)")
         CACHE.mkdir(parents=True, exist_ok=True)
         for old in CACHE.glob("bytecode-*.json"):
             old.unlink()
-        partial = kept.with_suffix(".part")
-        shutil.copyfile(out_path, partial)
+        sources_path, partial = kept.with_suffix(".sources"), kept.with_suffix(".part")
+        encoded = {arc: base64.b64encode(data).decode() for arc, data in sources.items()}
+        sources_path.write_text(json.dumps(encoded))
+        subprocess.run(
+            [node, "-e", _BYTECODE_SCRIPT, str(pyodide_pkg), str(sources_path), str(partial)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        sources_path.unlink()
         os.replace(partial, kept)
-    return {arc: base64.b64decode(data) for arc, data in compiled.items()}
+    return {arc: base64.b64decode(data) for arc, data in json.loads(kept.read_text()).items()}
 
 
 def module_file(module: str, files: dict[str, bytes]) -> str:
@@ -191,6 +187,8 @@ def build_wheel(
     if f"{name}/__init__.py" not in files:
         raise SystemExit(f"build: {package_dir} has no __init__.py")
     if compiled:
+        if pyodide_pkg is None:
+            raise ValueError("build_wheel: compiling modules needs Pyodide's package")
         arcs = {module_file(module, files) for module in compiled}
         files.update(pyodide_bytecode(pyodide_pkg, {arc: files.pop(arc) for arc in arcs}))
 

@@ -22,7 +22,7 @@ self.addEventListener("install", (event) => {
   // cache, without running this script for each request, which on a return visit makes the
   // start screen ready sooner (bench/page.py). The runtime's wasm keeps its own rule below,
   // and a file missing from the cache falls back to the network.
-  const under = (rel) => new URL(rel, self.registration.scope).pathname;
+  const under = (rel) => new URL(scoped(rel)).pathname;
   const routes = event.addRoutes?.([
     { condition: { urlPattern: { pathname: under("pyodide/*.wasm") } }, source: "fetch-event" },
     { condition: { urlPattern: { pathname: under("assets/*") } }, source: { cacheName: CACHE } },
@@ -31,21 +31,21 @@ self.addEventListener("install", (event) => {
   routes?.catch((err) => console.warn("static routes not added:", err));
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(CACHE);
+      const own = await cache();
       const older = (await caches.keys()).filter((k) => k.startsWith(PREFIX) && k !== CACHE);
       await Promise.all(
         PRECACHE.map(async (rel) => {
           const url = scoped(rel);
           if (url !== PAGE) {
-            if (await cache.match(url)) return;
+            if (await own.match(url)) return;
             for (const name of older) {
               const hit = await (await caches.open(name)).match(url);
-              if (hit) return cache.put(url, hit);
+              if (hit) return own.put(url, hit);
             }
           }
           const response = await fetch(url, { cache: url === PAGE ? "no-cache" : "default" });
           if (!response.ok) throw new Error(`precache: HTTP ${response.status} for ${url}`);
-          await cache.put(url, response);
+          await own.put(url, response);
         }),
       );
       await self.skipWaiting();
