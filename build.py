@@ -282,6 +282,7 @@ BUNDLES = ("js/main.js", "js/app.js", "js/net/qrscan.js")
 LAZY = ("js/net/qrscan.js",)  # loaded on first use (the QR decoder): not preloaded
 EXTERNAL = ("./build-info.js",)  # generated after bundling
 UNBUNDLED = ("js/worker.js",)  # a worker is no page module: minified on its own
+CLASSIC = ("js/theme.js",)  # classic scripts in <head> (the colours before the first paint)
 
 
 def minify(folder: Path) -> None:
@@ -291,7 +292,7 @@ def minify(folder: Path) -> None:
     finds worker.js and app.js beside it."""
     scripts = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.js"))
     singles = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.css"))
-    singles += [rel for rel in scripts if rel in UNBUNDLED]
+    singles += [rel for rel in scripts if rel in UNBUNDLED + CLASSIC]
     node = shutil.which("node")
     if node is None:
         raise SystemExit("build: node not found; install Node.js/npm (esbuild runs on it)")
@@ -578,7 +579,7 @@ def build(out: Path = DIST) -> dict:
         p.relative_to(assets_dir).as_posix()
         for p in (assets_dir / "js").rglob("*.js")
         if p.name not in ("worker.js", "main.js")  # a worker is no page module
-        and p.relative_to(assets_dir).as_posix() not in LAZY
+        and p.relative_to(assets_dir).as_posix() not in LAZY + CLASSIC
     )
     preload = [f'<link rel="modulepreload" href="{assets_rel}/{m}">' for m in modules]
     values = {"VERSION": version, "ASSETS": assets_rel, "PRELOAD": "\n  ".join(preload)}

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import CHROMIUM_ARGS, LOCAL, wait_ready  # noqa: F401
 from gamedriver import ARTIFACTS, GameDriver, axe_scan, grid_label, no_page_errors  # noqa: F401
 
@@ -103,9 +105,12 @@ def test_game_keyboard_only(site, server):
     assert active(page)["sq"] is not None  # focus stayed on the grid
 
 
-def test_game_axe_no_serious_findings(site, server):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_game_axe_no_serious_findings(site, server, scheme):
+    """axe-core on each screen, in the light and the dark theme (the system's setting)."""
     page = site.open(server.url)
-    page.emulate_media(reduced_motion="reduce")
+    page.emulate_media(reduced_motion="reduce", color_scheme=scheme)
+    page.wait_for_function("s => document.documentElement.dataset.theme === s", arg=scheme)
     d = GameDriver(page, seed=6)
     page.wait_for_selector("#app[data-ui=ready]", state="attached")
     findings = {"start": axe_scan(page, server.url)}

@@ -19,6 +19,7 @@ import { GameView } from "./ui/view/game.js";
 import { showRules, confirmDialog } from "./ui/view/dialogs.js";
 import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
+import { Theme } from "./ui/view/theme.js";
 import { Sound } from "./ui/view/sound.js";
 import { FriendView, stunList } from "./ui/view/friend.js";
 import { noticeScreen, elsewhereScreen, joinScreen } from "./ui/view/notices.js";
@@ -81,6 +82,7 @@ class App {
     this.variants = data.variants;
     this.loader = loader;
     this.settings = new Settings(prefs, () => i18n.language());
+    this.theme = new Theme(this.settings); // light or dark colours
     this.start = new StartController({ info: this.info, variants: this.variants, store: prefs });
     this.saves = new Saves({ engine, variants: this.variants });
     this.stats = new Stats();
@@ -139,6 +141,7 @@ class App {
 
   applySetting(name) {
     document.documentElement.dataset.view = this.settings.view3d ? "3d" : "flat";
+    if (name === "theme") this.theme.apply();
     if (name === "labels" || name === "ranks") {
       this.gameView?.render();
       this.replayView?.render();

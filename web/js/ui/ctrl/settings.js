@@ -1,5 +1,6 @@
 // Display settings, remembered: what pieces show (Chinese/Japanese characters or words),
-// rank numbers, sound, the perspective view and its tilt, deduction notes. No DOM.
+// rank numbers, sound, the perspective view and its tilt, deduction notes, the colours
+// (light, dark, or the system's). No DOM.
 //
 // "labels" defaults to the characters in Chinese and Japanese and to words elsewhere, until
 // the player chooses (then the choice stays, whatever the language).
@@ -8,6 +9,9 @@ const CHARACTER_LANGUAGES = ["zh", "ja"];
 
 /** The perspective view's tilt in degrees: the player sets it between these. */
 export const TILT = { min: 10, max: 50, step: 5, standard: 35 };
+
+/** The page's colours: the system's setting (prefers-color-scheme), or always light or dark. */
+export const THEMES = ["system", "light", "dark"];
 
 export class Settings {
   /** store: {get(name, fallback), set(name, value)}; language: () => "en" | ... */
@@ -48,10 +52,18 @@ export class Settings {
     return Number.isFinite(saved) ? clampTilt(saved) : TILT.standard;
   }
 
+  /** "system" (follows the system's light or dark setting), "light" or "dark". */
+  get theme() {
+    const saved = this.store.get("theme");
+    return THEMES.includes(saved) ? saved : "system";
+  }
+
   set(name, value) {
     if (name === "labels" && !["characters", "words"].includes(value)) return;
+    if (name === "theme" && !THEMES.includes(value)) return;
     if (name === "tilt" && !Number.isFinite(Number(value))) return;
-    const stored = name === "labels" ? value : name === "tilt" ? clampTilt(Number(value)) : Boolean(value);
+    const stored = name === "labels" || name === "theme" ? value
+      : name === "tilt" ? clampTilt(Number(value)) : Boolean(value);
     this.store.set(name, stored);
     for (const fn of this.listeners) fn(name);
   }

@@ -5,7 +5,7 @@
 import { h } from "./dom.js";
 import { icon } from "./icons.js";
 import * as i18n from "../i18n.js";
-import { TILT } from "../ctrl/settings.js";
+import { TILT, THEMES } from "../ctrl/settings.js";
 
 const t = i18n.t;
 
@@ -55,6 +55,8 @@ export class AppBar {
     this.labelsSelect = select("labels-select", [["characters", ""], ["words", ""]],
       settings.labels, (v) => settings.set("labels", v));
     this.labelsSelect.dataset.reference = ""; // its examples name a piece: public words
+    this.themeSelect = select("theme-select", THEMES.map((v) => [v, t(`theme.${v}`)]),
+      settings.theme, (v) => settings.set("theme", v));
     const check = (id, name) => {
       const box = h("input", { type: "checkbox", id, checked: settings[name] });
       box.addEventListener("change", () => settings.set(name, box.checked));
@@ -80,6 +82,7 @@ export class AppBar {
       h("div", { class: "menu-section" },
         row(this.langSelect, "toolbar.language"),
         row(this.labelsSelect, "toolbar.labels"),
+        row(this.themeSelect, "toolbar.theme"),
         row(this.checks.ranks, "toolbar.ranks"),
         row(this.checks.sound, "toolbar.sound"),
         row(this.checks.view3d, "toolbar.view3d"),
@@ -150,6 +153,8 @@ export class AppBar {
     chars.textContent = t("labels.characters");
     wordsOption.textContent = t("labels.words");
     this.labelsSelect.value = settings.labels;
+    for (const option of this.themeSelect.options) option.textContent = t(`theme.${option.value}`);
+    this.themeSelect.value = settings.theme;
     for (const [name, box] of Object.entries(this.checks)) box.checked = settings[name];
     this.toggle.setAttribute("aria-label", t("menu.open"));
     const view3d = settings.view3d;
