@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import CHROMIUM_ARGS, LOCAL, wait_ready  # noqa: F401
 from gamedriver import ARTIFACTS, GameDriver, axe_scan, grid_label, no_page_errors  # noqa: F401
 
