@@ -150,3 +150,51 @@ def test_theme_screens_readable(site, server, scheme):
         d.screenshot(f"theme-{scheme}-{variant}-play")
     d.open_menu()
     d.screenshot(f"theme-{scheme}-menu")
+
+
+def test_theme_dark_phone_panels_and_dialogs(site, server):
+    """Dark, phone size: notes and marks on the board, the panels below it (play with
+    buttons, the combat table), the mark chooser, the phone turned, the rules and the
+    hot-seat curtain."""
+    page = site.open(server.url)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(color_scheme="dark", reduced_motion="reduce")
+    page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+    d = GameDriver(page, seed=12)
+    d.start("classic", mode="cpu", level="easy")
+    page.click("#btn-confirm")
+    d.wait("play")
+    page.check("#notes-option")
+    for _ in range(3):
+        d.play_random()
+        if d.wait("play", "over") == "over":
+            break
+    assert_board_readable(page, "phone play")
+    enemy = page.eval_on_selector_all(
+        "svg.board .pc.blue.blank", "ps => ps.map(p => p.closest('[data-sq]')?.dataset.sq)"
+    )
+    target = next((sq for sq in enemy if sq), None)
+    if target:
+        page.click(f'svg.board [data-hit="{target}"]')
+        page.wait_for_selector("dialog#mark-chooser")
+        d.screenshot("theme-dark-phone-mark-chooser")
+        page.click('dialog#mark-chooser [data-choice="?"]')
+        page.wait_for_selector("dialog#mark-chooser", state="detached")
+    page.click("#grid-panel-summary")
+    page.click("#table-panel-summary")
+    d.screenshot("theme-dark-phone-panels", full_page=True)
+    # A phone turned: the header's tools float over the page, in a light colour.
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function(
+        "() => document.querySelector('.board-wrap').getBoundingClientRect().top < 100"
+    )
+    d.screenshot("theme-dark-phone-landscape")
+    page.set_viewport_size({"width": 390, "height": 844})
+    d.open_menu()
+    page.click("#btn-rules")
+    page.wait_for_selector("dialog.rules #rules-classic")
+    d.screenshot("theme-dark-phone-rules")
+    page.click("dialog.rules .close")
+    d.start("gunjin", mode="hotseat")
+    d.screenshot("theme-dark-phone-curtain")
