@@ -26,7 +26,6 @@ from junqi_core.fair.shadow import RulesRefused
 from junqi_core.fair.shadow import check_rules as check_engine_rules
 from junqi_core.fair.state import (
     CHAIN_START,
-    Conn,
     GameResult,
     GameState,
     Match,
@@ -302,9 +301,10 @@ def _resume_text(state: PeerState, answer: bool) -> str:
     return encode(resume)
 
 
-def _sent_chain(conn: Conn, count: int) -> str:
+def sent_chain(texts: tuple[str, ...]) -> str:
+    """The hash chain of texts sent, in order."""
     chain = CHAIN_START
-    for text in conn.sent[:count]:
+    for text in texts:
         chain = _chain(chain, text)
     return chain
 
@@ -315,7 +315,7 @@ def _on_resume(step: PeerStep, msg: m.Resume) -> PeerStep:
     sid = state.session.sid if state.session is not None else None
     if msg.sid != sid and msg.sid is not None and sid is not None:
         raise FairError("resume_mismatch", "the other page is in another game")
-    if msg.recv > conn.seq_out or _sent_chain(conn, msg.recv) != msg.chain:
+    if msg.recv > conn.seq_out or sent_chain(conn.sent[: msg.recv]) != msg.chain:
         raise FairError("resume_mismatch", "the other page holds messages this page never sent")
     if msg.sent < conn.seq_in:
         raise FairError(
