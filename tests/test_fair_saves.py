@@ -200,6 +200,30 @@ def test_a_save_no_live_page_could_hold_is_refused(name, edit, where):
     _refused_save(_edited(name, edit), where)
 
 
+def test_an_old_save_resends_what_the_other_page_lacks_and_the_game_goes_on():
+    """Both pages restored from saves written before messages named their sender: the
+    message the guest never got is resent in today's shape, and play goes on to the end
+    with the two transcripts equal."""
+    from tests.fairkit import Table, resign
+
+    host = FairPeer.from_json(_current("classic_defend_pending_reconnecting")[0])
+    guest = FairPeer.from_json(_current("classic_attack_pending")[0])
+    table = Table("classic", seed=3)
+    table.peers.update(host=host, guest=guest)
+    table.inbox, table.log = {"host": [], "guest": []}, []
+    table.take("guest", guest.reconnect())
+    table.deliver()
+    resent = [json.loads(text) for sender, text in table.log if sender == "host"]
+    assert resent[0]["type"] == "ot_reply" and resent[0]["from"] == "host"
+    assert guest.game.pending is None
+    assert host.transcript_hash() == guest.transcript_hash()
+    for _ in range(20):
+        table.step()
+    resign(table)
+    assert host.view()["fair"]["stage"] == guest.view()["fair"]["stage"] == "done"
+    assert host.transcript_hash() == guest.transcript_hash()
+
+
 @pytest.mark.parametrize(
     ("edit", "where"),
     [
