@@ -193,6 +193,30 @@ def test_a_save_whose_match_rules_differ_from_the_game_is_refused():
             "session.clock_state",
         ),
         ("blind_play", lambda s: s["session"].update(revealed={"zz9": "flag"}), "revealed"),
+        # an exchange in flight whose answer would read a value no page made (internal)
+        ("classic_attack_pending", lambda s: s["session"]["pending"].update(b="zz"), "pending.b"),
+        ("classic_attack_pending", lambda s: s["session"]["pending"].update(c=99), "pending.c"),
+        (
+            "classic_attack_pending",
+            lambda s: s["session"]["pending"].update(action="a1-zz"),
+            "session.pending.action",
+        ),
+        (
+            "classic_defend_pending_reconnecting",
+            lambda s: s["session"]["mine"].update(ot={}),
+            "session.pending",
+        ),
+        (
+            "classic_defend_pending_reconnecting",
+            lambda s: s["session"]["pending"]["down"].update(A="1"),
+            "session.pending.down.A",
+        ),
+        # the other side's opening, kept but never audited: the page would wait for it
+        (
+            "classic_attack_pending",
+            lambda s: s["session"]["theirs"].update(open={"layout": {}}),
+            "session.theirs.open",
+        ),
     ],
 )
 def test_a_save_no_live_page_could_hold_is_refused(name, edit, where):

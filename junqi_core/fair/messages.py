@@ -120,7 +120,7 @@ def _nesting(x: Any) -> int:
     return 0
 
 
-def _opening(x: Any) -> None:
+def check_opening(x: Any) -> None:
     _object(x)
     if _nesting(x) > OPENING_DEPTH:
         _fail(f"an opening nests lists and objects at most {OPENING_DEPTH} deep")
@@ -295,7 +295,7 @@ class Dispute(Message):
 
 @message("open")
 class Open(Message):
-    secrets: Any = wire(_opening)
+    secrets: Any = wire(check_opening)
 
 
 @message("rematch")

@@ -19,13 +19,18 @@ from collections.abc import Callable
 from typing import Any
 
 from junqi_core.deployment import DeploymentError
+from junqi_core.fair import combat
 from junqi_core.fair.commit import commit_layout, layout_root
 from junqi_core.fair.data import ShapeError, to_json
 from junqi_core.fair.deal import N_CARDS, is_permutation
 from junqi_core.fair.errors import FairError
 from junqi_core.fair.group import ELEMENT_HEX, EXPONENT_BITS, EXPONENT_HEX, P
+from junqi_core.fair.messages import MessageError, check_opening
+from junqi_core.fair.ot import ROW_BYTES
 from junqi_core.fair.shadow import is_public, new_shadow
 from junqi_core.fair.state import (
+    Attack,
+    AwaitingStatus,
     Claim,
     ClockState,
     Conn,
@@ -33,6 +38,7 @@ from junqi_core.fair.state import (
     Decks,
     End,
     Fault,
+    Flipping,
     GameResult,
     GameState,
     Match,
@@ -46,6 +52,7 @@ from junqi_core.fair.state import (
     Verdict,
 )
 from junqi_core.game import Game
+from junqi_core.notation import NotationError, parse_move
 
 ROLES = ("host", "guest")
 STAGES = ("setup", "deal", "play", "ended", "done")
@@ -212,11 +219,11 @@ def _check_game(state: PeerState, game: GameState, path: str) -> None:
     _check_stage(game, public, f"{path}.stage")
     h = len(game.records)
     _each(game.records, f"{path}.records", _check_record)
-    _each(game.claims, f"{path}.claims", lambda c, p: _check_claim(c, h, p))
+    _each(game.claims, f"{path}.claims", lambda c, p: _check_claim(c, h, probe, p))
     if game.disputed is not None:
         _check_record(game.disputed, f"{path}.disputed")
     if game.pending is not None:
-        _that(game.pending.h == h, f"{path}.pending.h", f"expected action number {h}")
+        _check_pending(game, probe, f"{path}.pending")
     ids = [r.id for r in game.requests]
     _that(len(set(ids)) == len(ids), f"{path}.requests", "a request twice")
     _that(all(0 <= i < game.next_request for i in ids), f"{path}.requests", "unknown request")
@@ -226,6 +233,12 @@ def _check_game(state: PeerState, game: GameState, path: str) -> None:
         _count(game.end.h, f"{path}.end.h", h)
     if game.verdict is not None:
         _check_verdict(game.verdict, f"{path}.verdict")
+    if game.theirs.opening is not None:  # (the audit runs as soon as it comes)
+        _that(game.stage == "done", f"{path}.theirs.open", "an opening the audit never read")
+        try:
+            check_opening(game.theirs.opening)
+        except MessageError as error:
+            raise ShapeError(f"{path}.theirs.open", str(error)) from None
     _check_clock_state(game.clock_state, f"{path}.clock_state")
     if public:
         _check_blind(game, f"{path}")
@@ -272,6 +285,7 @@ def _check_record(record: Record, path: str) -> None:
 def _check_transfer(transfer: Transfer, path: str) -> None:
     _element(transfer.A, f"{path}.A")
     _element(transfer.B, f"{path}.B")
+    _each(transfer.E or (), f"{path}.E", lambda v, p: _hex(v, ROW_BYTES, p))
 
 
 def _check_shares(shares: Shares, path: str) -> None:
@@ -281,10 +295,45 @@ def _check_shares(shares: Shares, path: str) -> None:
             _element(value, f"{path}.{name}")
 
 
-def _check_claim(claim: Claim, h: int, path: str) -> None:
+def _check_claim(claim: Claim, h: int, probe: Game, path: str) -> None:
     _count(claim.h, f"{path}.h", h)
     _seat(claim.player, f"{path}.player")
     _that(claim.kind in ("status", "reveal"), f"{path}.type", "expected status or reveal")
+    if claim.kind == "reveal":
+        _that(claim.square in probe.board_spec.index, f"{path}.square", "expected a square")
+        _hex(claim.salt, 16, f"{path}.salt")
+    else:
+        _that(claim.mobile is not None, f"{path}.mobile", "missing")
+
+
+def _check_pending(game: GameState, probe: Game, path: str) -> None:
+    """The exchange in progress, at this action, with the values its answer will read."""
+    pending = game.pending
+    assert pending is not None
+    h = len(game.records)
+    _that(pending.h == h, f"{path}.h", f"expected action number {h}")
+    if isinstance(pending, AwaitingStatus):
+        return
+    spec = probe.board_spec
+    try:
+        move = parse_move(spec, pending.action)
+    except NotationError as error:
+        raise ShapeError(f"{path}.action", str(error)) from None
+    frm, to = spec.move_code.split(move)
+    _that((frm == to) == isinstance(pending, Flipping), f"{path}.action", "the wrong kind")
+    if isinstance(pending, Flipping):
+        _element(pending.share, f"{path}.share")
+        return
+    rows = combat.row_count(probe.position_class)
+    _check_transfer(pending.up, f"{path}.up")
+    if isinstance(pending, Attack):
+        _count(pending.c, f"{path}.c", rows - 1)
+        _exponent(pending.b, f"{path}.b")
+        _that(game.mine.key is not None, f"{path}", "an attack without this side's key")
+    else:
+        _count(pending.d, f"{path}.d", rows - 1)
+        _check_transfer(pending.down, f"{path}.down")
+        _that(str(h) in game.mine.ot, f"{path}", "a defence without its transfer secret")
 
 
 def _check_verdict(verdict: Verdict, path: str) -> None:
