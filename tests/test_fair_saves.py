@@ -272,3 +272,43 @@ def test_a_save_whose_draft_breaks_a_placement_rule_is_refused():
         draft[flag], draft[other] = draft[other], draft[flag]
 
     _refused_save(_edited("classic_done_rematch_asked", edit), "session.mine")
+
+
+@pytest.mark.parametrize("variant", ["classic", "blind"])
+def test_every_state_a_live_page_passes_through_restores(variant):
+    """The checks refuse no state an honest page holds: after every call of both pages
+    (deployment, combats or flips in flight, a reconnect, a resignation, the audit, a
+    rematch and the next game), each page's save restores to the same save."""
+    from tests.fairkit import Table, resign
+
+    table = Table(variant, seed=7, clock={"deploy": 60, "move": 20})
+    take = table.take
+    restored = 0
+
+    def take_and_restore(name: str, reply: dict) -> dict:
+        nonlocal restored
+        reply = take(name, reply)
+        for peer in table.peers.values():
+            text = peer.to_json()
+            assert FairPeer.from_json(text).to_json() == text
+            restored += 1
+        return reply
+
+    table.take = take_and_restore  # type: ignore[method-assign]
+    for game in range(2):
+        if variant == "blind":
+            table.deliver()
+        else:
+            table.deploy_all()
+        for _ in range(8):
+            table.step(aggression=0.7)
+        table.take("host", table.host.reconnect())
+        table.take("guest", table.guest.reconnect())
+        table.deliver()
+        resign(table)
+        if game == 0:
+            assert table.host.game.stage == table.guest.game.stage == "done"
+            table.take("host", table.host.act("rematch", now=0))
+            table.take("guest", table.guest.act("rematch", now=0))
+            table.deliver()
+    assert table.host.state.match.game == 1 and restored > 100
