@@ -312,3 +312,11 @@ def test_every_state_a_live_page_passes_through_restores(variant):
             table.take("guest", table.guest.act("rematch", now=0))
             table.deliver()
     assert table.host.state.match.game == 1 and restored > 100
+
+
+def test_a_guest_save_before_the_hello_holds_no_match():
+    saved = json.loads(FairPeer.guest().to_json())
+    FairPeer.from_json(json.dumps(saved))
+    rules = json.loads(_current("gunjin_hello_sent")[0])["match"]["rules"]
+    _refused_save(json.dumps({**saved, "match": {**saved["match"], "rules": rules}}), "match")
+    _refused_save(json.dumps({**saved, "match": {**saved["match"], "game": 3}}), "match.game")

@@ -158,6 +158,11 @@ def _check_match(state: PeerState, path: str) -> None:
         except FairError as error:
             raise ShapeError(f"{path}.clock", str(error)) from None
     _count(match.game, f"{path}.game")
+    if state.session is None:  # before the hello: the host's choice, or nothing yet
+        _that(match.game == 0, f"{path}.game", "games before the hello")
+        if state.role == "guest":
+            unknown = match.rules is None and match.clock is None and not state.conn.sent
+            _that(unknown, path, "a guest learns the match from the host's hello")
     _that(match.game == len(match.results), f"{path}.results", "one result per game played")
     for i, played in enumerate(match.results):
         _check_result(played, i, state.role, f"{path}.results[{i}]")
