@@ -133,6 +133,19 @@ def test_a_save_whose_match_rules_differ_from_the_game_is_refused():
     _refused_save(_edited("classic_done_rematch_asked", edit), "match.rules")
 
 
+@pytest.mark.parametrize("where", ["session", "both"])
+def test_a_save_whose_game_rules_the_engine_refuses_is_refused(where):
+    """1 for true (equal in Python, not in JSON) raised RulesRefused out of from_json."""
+
+    def edit(saved: dict) -> None:
+        for part in ("session", "match") if where == "both" else ("session",):
+            saved[part]["rules"]["options"]["stations"] = 1
+
+    with pytest.raises(FairError) as refused:
+        FairPeer.from_json(_edited("classic_attack_pending", edit))
+    assert refused.value.code == "bad_state" and ".rules" in str(refused.value)
+
+
 @pytest.mark.parametrize(
     ("name", "edit", "where"),
     [

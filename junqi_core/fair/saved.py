@@ -144,14 +144,11 @@ def _check_sent(text: str, seq: int, role: str, path: str) -> None:
 
 
 def _check_match(state: PeerState, path: str) -> None:
-    from junqi_core.fair.link import check_clock, check_rules
+    from junqi_core.fair.link import check_clock
 
     match: Match = state.match
     if match.rules is not None or state.role == "host" or state.session is not None:
-        try:
-            check_rules(match.rules)
-        except FairError as error:
-            raise ShapeError(f"{path}.rules", str(error)) from None
+        _check_rules(match.rules, f"{path}.rules")
     if match.clock is not None:
         try:
             check_clock(to_json(match.clock))
@@ -181,6 +178,16 @@ def _check_match(state: PeerState, path: str) -> None:
             _that(done, f"{path}.rematch.{name}", "a rematch is asked once a game is decided")
     both = asked.mine is not None and asked.theirs is not None
     _that(not both, f"{path}.rematch", "a rematch asked by both has started")
+
+
+def _check_rules(rules: Any, path: str) -> None:
+    """Rules as a hello's are checked: exactly what this engine plays."""
+    from junqi_core.fair.link import check_rules
+
+    try:
+        check_rules(rules)
+    except FairError as error:
+        raise ShapeError(path, str(error)) from None
 
 
 def _check_result(played: GameResult, game: int, role: str, path: str) -> None:
@@ -214,7 +221,9 @@ def _check_game(state: PeerState, game: GameState, path: str) -> None:
     match = state.match
     _that(game.role == state.role, f"{path}.role", f"this page is the {state.role}")
     _that(game.seat == state.seat, f"{path}.seat", f"the {state.role} plays seat {state.seat}")
-    _that(game.rules == match.rules, f"{path}.rules", "differ from match.rules")
+    _check_rules(game.rules, f"{path}.rules")
+    same = json.dumps(game.rules, sort_keys=True) == json.dumps(match.rules, sort_keys=True)
+    _that(same, f"{path}.rules", "differ from match.rules")  # (as text: 1 is not true)
     _that(game.clock == match.clock, f"{path}.clock", "differs from match.clock")
     nonces = match.nonces
     sid = session_id(match.rules, match.clock, nonces.host, nonces.guest, match.game)  # type: ignore[arg-type]
