@@ -432,7 +432,7 @@ def fuzz_friend(seed: int, rounds: int) -> dict[str, int]:
     for round_ in range(rounds):
         host = table.host
         kind = rng.choice(kinds)
-        message = {"v": 1, "type": kind, "sid": host.game.sid}
+        message = {"v": 1, "type": kind, "from": "guest", "sid": host.game.sid}
         if kind != "resume":
             message["seq"] = host.state.conn.seq_in
         message.update(_message_fields(table, kind))

@@ -20,6 +20,7 @@ def _forge(receiver, kind: str, **fields) -> str:
     message = {
         "v": 1,
         "type": kind,
+        "from": "guest" if receiver.state.role == "host" else "host",
         "seq": receiver.state.conn.seq_in,
         "sid": receiver.game.sid,
         **fields,
@@ -98,6 +99,9 @@ def test_malformed_fields_are_refused(midgame):
         "h as text": {**good, "h": str(h)},
         "h as bool": {**good, "h": True},
         "seq missing": {k: v for k, v in good.items() if k != "seq"},
+        "from missing": {k: v for k, v in good.items() if k != "from"},
+        "from unknown": {**good, "from": "referee"},
+        "from null": {**good, "from": None},
         "sid garbage": {**good, "sid": "zz" * 32},
         "long action": {**good, "action": "a" * 40},
     }
@@ -180,6 +184,7 @@ def _hello(rules: dict) -> str:
         {
             "v": 1,
             "type": "hello",
+            "from": "host",
             "seq": 0,
             "sid": None,
             "role": "host",
@@ -254,3 +259,54 @@ def test_the_game_goes_on_after_refusals(midgame):
         midgame.step()
     resign(midgame)
     check_against_referee(midgame)
+
+
+def _echo(peer, text: str) -> str:
+    """A text this page sent, sent back to it with the number it expects next (a page
+    that reflects what it gets, or a channel looping back)."""
+    return json.dumps({**json.loads(text), "seq": peer.state.conn.seq_in})
+
+
+def test_a_page_refuses_its_own_commit_sent_back():
+    """The host's own commit, back as the guest's, made the guest's root its own."""
+    table = Table("classic", seed=5)
+    table.deliver()
+    commit = table.take("host", table.host.deploy(now=0))["send"][0]
+    assert json.loads(commit)["type"] == "commit"
+    error = _refused(table.host, _echo(table.host, commit), "own_message")
+    assert "host" in error["message"]
+    assert table.host.game.theirs.root is None
+    table.play()  # and the game goes on
+    resign(table)
+    check_against_referee(table)
+
+
+def test_a_page_refuses_its_own_blind_deck_sent_back():
+    table = Table("blind", seed=5)
+    table.pump(1)  # the host's hello reaches the guest
+    table.pump(1)  # the guest's hello reaches the host: it deals
+    deck = next(t for n, t in table.log if n == "host" and json.loads(t)["type"] == "deck")
+    _refused(table.host, _echo(table.host, deck), "own_message")
+    assert table.host.game.decks.d2 is None
+    table.deliver()
+    assert table.host.game.stage == table.guest.game.stage == "play"
+
+
+def test_a_page_refuses_its_own_act_sent_back_after_the_game():
+    table = Table("classic", seed=6)
+    table.deploy_all()
+    for _ in range(4):
+        table.step()
+    act = next(t for n, t in reversed(table.log) if n == "host" and '"act"' in t)
+    resign(table, "guest")
+    assert table.host.game.stage == "done"
+    _refused(table.host, _echo(table.host, act), "own_message")
+
+
+def test_a_hello_names_its_sender():
+    from junqi_core.fair import FairPeer
+    from junqi_core.variants import find_variant
+
+    hello = json.loads(_hello(find_variant("classic").rules_json()))
+    _refused(FairPeer.guest(), json.dumps({**hello, "role": "guest", "from": "host"}))
+    _refused(FairPeer.guest(), json.dumps({**hello, "from": "guest"}), "own_message")

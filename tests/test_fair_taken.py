@@ -32,11 +32,12 @@ def test_a_guest_that_has_not_started_is_told_the_invitation_was_taken():
 def test_nobody_else_takes_it():
     table = Table("classic", seed=1)
     table.deliver()  # hello both ways: both pages have started
-    for name in ("host", "guest"):
+    # (a host never gets one: a taken notice comes from a host)
+    for name, code in (("host", "own_message"), ("guest", "unexpected")):
         refused = table.peers[name].receive(taken_notice())
-        assert refused["ok"] is False and refused["error"]["code"] == "unexpected", refused
+        assert refused["ok"] is False and refused["error"]["code"] == code, refused
     host = FairPeer.host("classic")
-    assert host.receive(taken_notice())["error"]["code"] == "unexpected"
+    assert host.receive(taken_notice())["error"]["code"] == "own_message"
     guest = FairPeer.guest()
     wrong = json.loads(taken_notice()) | {"sid": "ab" * 32}
     assert guest.receive(json.dumps(wrong))["error"]["code"] == "unexpected"

@@ -9,6 +9,7 @@ handler (`HANDLERS` here for the connection and the match, play.HANDLERS for the
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -26,7 +27,6 @@ from junqi_core.fair.shadow import RulesRefused
 from junqi_core.fair.shadow import check_rules as check_engine_rules
 from junqi_core.fair.state import (
     CHAIN_START,
-    Conn,
     GameResult,
     GameState,
     Match,
@@ -72,7 +72,7 @@ def session_id(rules: dict, clock: Any, host_nonce: str, guest_nonce: str, game:
 
 def taken_notice() -> str:
     """The message for a page that answered an invitation already used by someone else."""
-    return encode(m.Taken(seq=0))
+    return encode(m.Taken(seq=0, sender="host"))
 
 
 def _chain(previous: str, text: str) -> str:
@@ -105,7 +105,7 @@ def post(step: PeerStep, *messages: m.Message) -> PeerStep:
     conn = step.state.conn
     texts = []
     for message in messages:
-        text = encode(replace(message, seq=conn.seq_out))
+        text = encode(replace(message, seq=conn.seq_out, sender=step.state.role))
         conn = replace(
             conn,
             sent=(*conn.sent, text),
@@ -147,6 +147,8 @@ Handler = Callable[[PeerStep, Any, float, Conduct], PeerStep]
 def receive(state: PeerState, text: Any, now: float, conduct: Conduct) -> PeerStep:
     """One text from the other page: checked, numbered, handled (or refused whole)."""
     message = decode(text)
+    if message.sender == state.role:  # sent back to this page (or forged as if it were)
+        raise MessageError("own_message", f"this page is the {state.role}: it sent that message")
     if isinstance(message, m.Resume):  # not numbered: it says what each side has
         return _on_resume(PeerStep(state), message)
     if isinstance(message, m.Taken):  # on a channel of its own: changes nothing
@@ -186,6 +188,8 @@ def _on_hello(step: PeerStep, msg: m.Hello, now: float, conduct: Conduct) -> Pee
     match = state.match
     if state.session is not None or msg.role == state.role:
         raise FairError("unexpected", "hello was already exchanged")
+    if msg.role != msg.sender:
+        raise MessageError("malformed", "a hello's role is its sender's")
     if msg.engine != ENGINE:
         raise FairError(
             "version_mismatch",
@@ -298,15 +302,30 @@ def reconnect(state: PeerState) -> PeerStep:
 def _resume_text(state: PeerState, answer: bool) -> str:
     conn = state.conn
     sid = state.session.sid if state.session is not None else None
-    resume = m.Resume(sid=sid, recv=conn.seq_in, chain=conn.chain, sent=conn.seq_out, answer=answer)
+    resume = m.Resume(
+        sid=sid,
+        sender=state.role,
+        recv=conn.seq_in,
+        chain=conn.chain,
+        sent=conn.seq_out,
+        answer=answer,
+    )
     return encode(resume)
 
 
-def _sent_chain(conn: Conn, count: int) -> str:
+def sent_chain(texts: tuple[str, ...]) -> str:
+    """The hash chain of texts sent, in order."""
     chain = CHAIN_START
-    for text in conn.sent[:count]:
+    for text in texts:
         chain = _chain(chain, text)
     return chain
+
+
+def current_shape(text: str, role: str) -> str:
+    """A text this page sent, as messages are sent now: a text kept by a save from before
+    messages named their sender gets its `from` (nothing else changed since)."""
+    message = json.loads(text)
+    return text if "from" in message else encode({**message, "from": role})
 
 
 def _on_resume(step: PeerStep, msg: m.Resume) -> PeerStep:
@@ -315,7 +334,7 @@ def _on_resume(step: PeerStep, msg: m.Resume) -> PeerStep:
     sid = state.session.sid if state.session is not None else None
     if msg.sid != sid and msg.sid is not None and sid is not None:
         raise FairError("resume_mismatch", "the other page is in another game")
-    if msg.recv > conn.seq_out or _sent_chain(conn, msg.recv) != msg.chain:
+    if msg.recv > conn.seq_out or sent_chain(conn.sent[: msg.recv]) != msg.chain:
         raise FairError("resume_mismatch", "the other page holds messages this page never sent")
     if msg.sent < conn.seq_in:
         raise FairError(
@@ -324,6 +343,11 @@ def _on_resume(step: PeerStep, msg: m.Resume) -> PeerStep:
         )
     starting = not msg.answer and not conn.resuming
     mark = conn.seq_out if starting or conn.resume_mark is None else conn.resume_mark
+    # texts the other page has not received may be of a save from before messages named
+    # their sender: they go out in today's shape (its chain has not hashed them yet)
+    sent = (*conn.sent[: msg.recv], *(current_shape(t, state.role) for t in conn.sent[msg.recv :]))
+    if sent != conn.sent:
+        conn = replace(conn, sent=sent, sent_chain=sent_chain(sent))
     missing = conn.sent[msg.recv : max(mark, msg.recv)]
     step = step.output(*missing)
     if starting:  # the other page started: tell it what this one has

@@ -1,8 +1,9 @@
 """Wire messages: one JSON object each, versioned, strictly checked before anything happens.
 
-Every message has `v` (the protocol version), `type`, `sid` (the session id; null only in
-the host's first hello) and `seq` (the sender's message number, from 0, with no gaps; a
-`resume` has none).  Each type is a frozen dataclass below whose fields say how each wire
+Every message has `v` (the protocol version), `type`, `from` (the sender's role: a page
+refuses its own messages sent back to it), `sid` (the session id; null only in the host's
+first hello) and `seq` (the sender's message number, from 0, with no gaps; a `resume` has
+none).  Each type is a frozen dataclass below whose fields say how each wire
 field is checked (`SCHEMAS`: type -> class); a missing, unexpected or wrongly typed field
 refuses the whole message.  Group elements are checked here (range and subgroup), so no
 handler ever sees a bad one.  `decode` gives the typed message; `encode` writes one.
@@ -119,7 +120,7 @@ def _nesting(x: Any) -> int:
     return 0
 
 
-def _opening(x: Any) -> None:
+def check_opening(x: Any) -> None:
     _object(x)
     if _nesting(x) > OPENING_DEPTH:
         _fail(f"an opening nests lists and objects at most {OPENING_DEPTH} deep")
@@ -164,11 +165,13 @@ def envelope() -> Any:
 
 @frozen
 class Message:
-    """A message: its envelope (`sid`, `seq`) and, in subclasses, its fields."""
+    """A message: its envelope (`sid`, `seq`, `sender`: the wire's `from`) and, in
+    subclasses, its fields."""
 
     TYPE: ClassVar[str] = ""
     sid: str | None = envelope()
     seq: int | None = envelope()
+    sender: str | None = envelope()
 
 
 SCHEMAS: dict[str, type[Message]] = {}
@@ -292,7 +295,7 @@ class Dispute(Message):
 
 @message("open")
 class Open(Message):
-    secrets: Any = wire(_opening)
+    secrets: Any = wire(check_opening)
 
 
 @message("rematch")
@@ -318,6 +321,7 @@ def encode(value: Message | dict) -> str:
     """The wire text of a message (envelope and fields), or of any JSON object."""
     if isinstance(value, Message):
         head: dict[str, Any] = {"v": PROTOCOL, "type": value.TYPE, "sid": value.sid}
+        head["from"] = value.sender
         if not isinstance(value, Resume):
             head["seq"] = value.seq
         value = {**head, **to_json(value)}
@@ -348,7 +352,7 @@ def decode(text: Any) -> Message:
         raise MessageError("unknown_type", f"unknown message type {quote(kind)}")
     cls = SCHEMAS[kind]
     schema = {f.key: f for f in fields_of(cls)}
-    envelope = {"v", "type", "sid"} | (set() if cls is Resume else {"seq"})
+    envelope = {"v", "type", "from", "sid"} | (set() if cls is Resume else {"seq"})
     fields = set(message) - envelope
     required = {key for key, f in schema.items() if f.required}
     if not envelope <= set(message):
@@ -359,9 +363,13 @@ def decode(text: Any) -> Message:
         )
     if required - fields:
         raise MessageError("malformed", f"a {kind} message lacks {sorted(required - fields)}")
-    sid, seq = message.get("sid"), message.get("seq")
+    sid, seq, sender = message.get("sid"), message.get("seq"), message["from"]
     if cls is not Resume:
         _int(0, 10**9)(seq)
+    try:
+        _one_of("host", "guest")(sender)
+    except MessageError as error:
+        raise MessageError(error.code, f"{kind}.from: {error}") from None
     if sid is not None:
         DIGEST(sid)
     checks = {f.name: f.metadata[CHECK] for f in dataclasses.fields(cls) if CHECK in f.metadata}
@@ -373,4 +381,4 @@ def decode(text: Any) -> Message:
         except MessageError as error:
             raise MessageError(error.code, f"{kind}.{key}: {error}") from None
         values[f.name] = from_json(f.hint, message[key], f"{kind}.{key}")
-    return cls(sid=sid, seq=seq, **values)
+    return cls(sid=sid, seq=seq, sender=sender, **values)

@@ -35,6 +35,7 @@ from junqi_core.fair.errors import FairError
 from junqi_core.fair.facts import Conduct
 from junqi_core.fair.link import ENGINE, PeerStep, check_clock, in_game, post, taken_notice
 from junqi_core.fair.messages import Hello, MessageError
+from junqi_core.fair.saved import check_saved
 from junqi_core.fair.shadow import RulesRefused
 from junqi_core.fair.state import ClockRules, GameState, Match, Nonces, PeerState
 from junqi_core.fair.step import Step
@@ -202,6 +203,7 @@ class FairPeer:
             raise FairError("version_mismatch", "the game was saved by another engine version")
         try:
             state = from_json(PeerState, saved)
+            check_saved(state)  # every value, as a live page could hold it
         except ShapeError as error:
             raise FairError("bad_state", f"the saved friend game is damaged ({error})") from None
         peer = cls(state, conduct)
