@@ -444,6 +444,11 @@ def test_a_saved_game_plays_in_one_tab_and_a_new_game_in_another_keeps_it(site, 
     assert saved_ply(one, gunjin) == 0
     two.click("#btn-notice-back")
     two.wait_for_function("document.querySelectorAll('#continue-box .continue-game').length === 2")
+    # The start screen says that other tabs play them (tab 1 and tab 3).
+    for id in (classic, gunjin):
+        elsewhere = f'#continue-box [data-save="{id}"] .continue-elsewhere'
+        two.wait_for_selector(elsewhere)
+        assert "open in another tab" in two.inner_text(elsewhere)
     # Tab 2 moves the Classic game here: tab 1 lets go and says where it went.
     two.click(f'#continue-box [data-save="{classic}"] .continue-go')
     two.wait_for_selector("#btn-friend-move")
@@ -453,6 +458,8 @@ def test_a_saved_game_plays_in_one_tab_and_a_new_game_in_another_keeps_it(site, 
     one.wait_for_selector("#friend-notice")
     assert "moved to another tab" in one.inner_text("#friend-notice")
     assert one.evaluate("window.junqiUI.game") is None
+    one.click("#btn-notice-back")  # tab 1's start screen: tab 2 plays it now
+    one.wait_for_selector(f'#continue-box [data-save="{classic}"] .continue-elsewhere')
     # Tab 2 plays and saves it now.
     play_moves(d2, 1)
     two.wait_for_function(

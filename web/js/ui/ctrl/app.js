@@ -268,6 +268,12 @@ export class AppController {
     return this.show(resumed.options, entry.id);
   }
 
+  /** Whether another tab of this browser plays the saved game `id` now (the start screen
+   * says so beside it). @param {string} id */
+  async playedElsewhere(id) {
+    return (await this.tabs().isHeld(savedTag(id))) === true;
+  }
+
   /** Discard a saved game from the start screen; one another tab plays is not discarded
    * under it (it says so instead). @param {string} id */
   async forgetSaved(id) {

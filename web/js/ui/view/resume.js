@@ -8,7 +8,8 @@ import { levelName } from "../ctrl/game.js";
 import { savedText } from "../ctrl/saves.js";
 
 /** The start screen's box for the unfinished games, newest first, each with Continue and
- * Discard: from the local summaries at once, then as the engine has them. */
+ * Discard (and a word when another tab plays it): from the local summaries at once, then
+ * as the engine has them. */
 export function continueBox(app) {
   const flows = app.flows;
   const box = h("div", { class: "continue-box", id: "continue-box", hidden: true });
@@ -40,7 +41,10 @@ export function continueBox(app) {
             if (!(await app.confirm(t("resume.forget_confirm"), t("resume.forget")))) return;
             if (await flows.forgetSaved(entry.id)) show(found.filter((e) => e !== entry), "");
           } } }, t("resume.forget"));
-        return h("li", { class: "continue-game", "data-save": entry.id }, what, h("div", { class: "row" }, go, forget));
+        const elsewhere = h("p", { class: "hint continue-elsewhere", hidden: true }, t("friend.elsewhere"));
+        flows.playedElsewhere(entry.id).then((/** @type {boolean} */ held) => (elsewhere.hidden = !held));
+        return h("li", { class: "continue-game", "data-save": entry.id }, what, elsewhere,
+          h("div", { class: "row" }, go, forget));
       });
       box.append(h("h3", { id: "continue-title" }, t(found.length > 1 ? "resume.title_many" : "resume.title")),
         h("ul", { class: "continue-list", "aria-labelledby": "continue-title" }, ...games), waiting);
