@@ -197,7 +197,8 @@ class GameDriver:
             self.wait("curtain")
 
     def play(self) -> None:
-        """Play on the start screen; a saved game under way is replaced (the page asks)."""
+        """Play on the start screen (yes when the page asks whether the new game may end the
+        oldest saved game, beyond the ones the browser keeps)."""
         page = self.page
         page.click("#btn-play")
         page.wait_for_selector(f"{GAME}, dialog.confirm", state="attached", timeout=30_000)

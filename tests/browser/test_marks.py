@@ -116,7 +116,7 @@ def test_marks_follow_a_moving_piece_and_survive_a_reload(site, server):
     page.reload()
     wait_ready(page)
     page.emulate_media(reduced_motion="reduce")
-    page.click("#btn-continue")
+    page.click("#continue-box .continue-go")
     d.wait("play", "over")
     assert tags(page) == kept
 
@@ -201,7 +201,7 @@ def test_notes_show_the_engines_labels(site, server):
     # Remembered: a new page starts with the notes on.
     page.reload()
     wait_ready(page)
-    page.click("#btn-continue")
+    page.click("#continue-box .continue-go")
     d.wait("play")
     page.wait_for_selector("svg.board [data-note]")
     assert page.is_checked("#notes-option")

@@ -1,11 +1,12 @@
 // The app controller (web/js/ui/ctrl/app.js) in Node: the flows from screen to screen with
 // the real engine behind the worker's saved-game ops, screens that only note what they
-// were asked to draw, and tabs that play nothing. Run: node --test tests/js/
+// were asked to draw, and tabs that play nothing (or tabs of one browser that share their
+// locks, their storage and their saved games). Run: node --test tests/js/
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AppController } from "../../web/js/ui/ctrl/app.js";
-import { Saves, SUMMARY_KEY } from "../../web/js/ui/ctrl/saves.js";
+import { Saves, SUMMARY_KEY, OLD_SUMMARY_KEY, MAX_SAVES, crowded } from "../../web/js/ui/ctrl/saves.js";
 import { Stats } from "../../web/js/ui/ctrl/stats.js";
 import * as link from "../../web/js/net/link.js";
 import { useEngine, memoryStore, memoryStorage, withSavedGame, until, counter } from "./support.mjs";
@@ -42,8 +43,55 @@ function fakeScreens(answers = []) {
 /** Tabs of a browser where no other tab plays anything. */
 function loneTabs() {
   return { held: [], listen() {}, onLetGo() {}, async hold(tag) { this.held.push(tag); return true; },
-    async isHeld() { return false; }, async pass() { return false; }, async take() { return true; },
-    release() {} };
+    holds: () => true, async isHeld() { return false; }, async pass() { return false; },
+    async take() { return true; }, release() {} };
+}
+
+/** The tabs of one browser, as net/tabs.js TabRelay with Web Locks: tab() is one page's,
+ * all share the locks (a tag held by at most one tab; take() asks the holder to let go). */
+function browserTabs() {
+  const locks = new Map(); // tag -> the tab that holds it
+  return {
+    locks,
+    tab() {
+      return {
+        mine: null, letGo: null,
+        listen() {},
+        onLetGo(fn) {
+          this.letGo = fn;
+        },
+        async hold(tag) {
+          if (this.mine === tag) return true;
+          this.release();
+          if (locks.has(tag)) return false;
+          locks.set(tag, this);
+          this.mine = tag;
+          return true;
+        },
+        holds(tag) {
+          return this.mine === tag;
+        },
+        async isHeld(tag) {
+          return locks.has(tag);
+        },
+        async pass() {
+          return false;
+        },
+        async take(tag) {
+          this.release();
+          locks.get(tag)?.letGo?.(tag);
+          await waitFor(() => !locks.has(tag), "the other tab to let go");
+          locks.set(tag, this);
+          this.mine = tag;
+          return true;
+        },
+        release() {
+          if (this.mine && locks.get(this.mine) === this) locks.delete(this.mine);
+          this.mine = null;
+        },
+      };
+    },
+  };
 }
 
 function flows({ answers = [], storage = memoryStorage(), tabs = loneTabs(), net = link,
@@ -101,12 +149,12 @@ test("Play: a game against the CPU on screen, saved after every change with the 
   await waitFor(() => engine.kept()?.summary.phase === "play", "the save of the game in play");
   assert.deepEqual(engine.kept().page, { clock: false, marks: "m" }, "the clock choice and the marks");
   // the summary is in local storage too: the start screen reads it before the engine is up
-  assert.equal(JSON.parse(storage.getItem(SUMMARY_KEY)).summary.variant, "classic");
-  assert.equal(app.saves.peek().info.mode, "cpu");
+  assert.equal(JSON.parse(storage.getItem(SUMMARY_KEY)).games[0].summary.variant, "classic");
+  assert.equal(app.saves.peek()[0].info.mode, "cpu");
 });
 
-test("a new game asks before it replaces the saved one; Continue goes on with it", async () => {
-  const { app, engine, screens } = flows({ answers: [false] });
+test("a new game keeps the unfinished one; the start screen offers both, newest first", async () => {
+  const { app, engine, screens } = flows();
   await app.play(cpuGame);
   await app.game.confirm();
   await until(app.game, "play");
@@ -115,16 +163,152 @@ test("a new game asks before it replaces the saved one; Continue goes on with it
   app.toStart();
   assert.deepEqual(screens.last(), ["start", ""]);
   assert.equal(app.game, null);
-  // Play again: the saved game would be replaced; the player says no.
+  // Play again: nothing is asked, nothing replaced.
   await app.play({ ...cpuGame, variant: "gunjin" });
-  assert.match(screens.asked.at(-1), /Classic Junqi · against the CPU \(Easy\) · move \d+/);
-  assert.equal(app.game, null, "nothing started");
-  // Continue: the same game, at the same move, the page's data back.
+  assert.deepEqual(screens.asked, []);
+  assert.equal(app.game.variant, "gunjin");
+  await waitFor(() => engine.store.size === 2, "the second game's save");
+  app.toStart();
   const found = await app.checkSaved();
-  await app.continueSaved(found.info);
+  assert.deepEqual(found.map((e) => e.info.variant), ["gunjin", "classic"]);
+  assert.deepEqual(app.saves.peek().map((e) => e.id), found.map((e) => e.id), "the summaries say the same");
+  // Continue the first: the same game, at the same move, the page's data back.
+  await app.continueSaved(found[1]);
   assert.equal(app.game.variant, "classic");
   assert.equal(app.game.view.ply, ply);
   assert.equal(app.game.ui, "play");
+  // and it is saved under its own id still: the Gunjin game is not touched
+  await app.game.resign();
+  await until(app.game, "over");
+  await waitFor(() => engine.store.size === 1, "the finished game's save forgotten");
+  assert.equal(engine.kept().summary.variant, "gunjin");
+});
+
+test("the browser keeps the newest of each kind and the most recent: a new game asks before it ends the oldest", async () => {
+  assert.equal(MAX_SAVES, 5);
+  const entry = (id, variant, mode = "cpu") => ({ id, info: { variant, mode } });
+  // Newest first: five Classic games against the CPU and an older Gunjin one.
+  const games = ["c1", "c2", "c3", "c4", "c5"].map((id) => entry(id, "classic")).concat(entry("g", "gunjin"));
+  assert.deepEqual(crowded(games, "blind/cpu").map((e) => e.id), ["c5"], "the oldest Classic; Gunjin's only one stays");
+  assert.deepEqual(crowded(games, "gunjin/cpu").map((e) => e.id), ["g", "c5"], "a new Gunjin game is its newest");
+  assert.deepEqual(crowded(games.slice(0, 4), "classic/cpu"), [], "room for one more");
+  assert.deepEqual(crowded([...games.slice(0, 4), entry("h", "classic", "hotseat")], "classic/cpu"), [],
+    "the only game on one device stays");
+
+  // Five saved Classic games against the CPU; a sixth game asks before it ends the oldest.
+  const { app, engine, screens } = flows({ answers: [false, true] });
+  await app.play(cpuGame);
+  await waitFor(() => engine.store.size === 1, "the first save");
+  const [[first, record]] = engine.store.entries();
+  app.toStart();
+  for (const id of ["b", "c", "d", "e"]) engine.store.set(id, { ...record, at: record.at + id.charCodeAt(0) });
+  await app.play({ ...cpuGame, variant: "blind" });
+  assert.match(screens.asked.at(-1), /^A new game ends your oldest unfinished game \(Classic Junqi · against the CPU \(Easy\) · setting up\): this browser keeps the 5 most recent/);
+  assert.equal(app.game, null, "no: nothing started");
+  assert.equal(engine.store.size, 5, "and nothing forgotten");
+  // A game another tab plays is never the one that goes: no question, nothing ended.
+  const busy = { ...loneTabs(), isHeld: async (tag) => tag === `saved-${first}` };
+  const other = flows({ tabs: busy, engine });
+  await other.app.play({ ...cpuGame, variant: "blind" });
+  assert.deepEqual(other.screens.asked, []);
+  await waitFor(() => engine.store.size === 6, "the sixth game saved");
+  other.app.toStart();
+  engine.store.delete(other.app.saves.peek()[0].id);
+  // yes: the oldest is forgotten, the new game starts
+  await app.play({ ...cpuGame, variant: "blind" });
+  assert.equal(app.game.variant, "blind");
+  assert.equal(engine.store.has(first), false);
+  assert.deepEqual([...engine.store.keys()].sort().slice(0, 4), ["b", "c", "d", "e"]);
+});
+
+test("a saved game plays in one tab: another tab that continues it is told, can move it here, and the first stops saving", async () => {
+  // One browser: its tabs share the locks, local storage and the worker's saved games.
+  const browser = browserTabs();
+  const storage = memoryStorage();
+  const store = new Map();
+  const tab = () => flows({ tabs: browser.tab(), storage, engine: withSavedGame(ready.engine, store) });
+  const one = tab();
+  await one.app.play(cpuGame);
+  await one.app.game.confirm();
+  await until(one.app.game, "play");
+  await waitFor(() => one.engine.kept()?.summary.phase === "play", "tab 1's save");
+  const [id] = store.keys();
+  // Tab 2 offers the unfinished game and Continue: it is open in tab 1, not opened twice.
+  const two = tab();
+  const [offered] = two.app.saves.peek();
+  assert.equal(offered.id, id);
+  await two.app.continueSaved(offered);
+  assert.deepEqual(two.screens.last(), ["elsewhere", `saved-${id}`,
+    "This game is open in another tab of this browser. One tab plays it at a time."]);
+  assert.equal(two.app.game, null);
+  // Nor is it discarded under tab 1.
+  assert.equal(await two.app.forgetSaved(id), false);
+  assert.ok(store.has(id));
+  // Tab 3 starts Gunjin: a save of its own, nothing asked; tab 1's next move keeps both.
+  const three = tab();
+  await three.app.play({ ...cpuGame, variant: "gunjin" });
+  assert.deepEqual(three.screens.asked, []);
+  await waitFor(() => store.size === 2, "tab 3's save");
+  const gunjin = [...store.keys()].find((key) => key !== id);
+  const [from, targets] = Object.entries(one.app.game.view.dests.moves)[0];
+  await one.app.game.tap(from);
+  await one.app.game.tap(targets[0].to); // and the CPU answers
+  await until(one.app.game, "play");
+  const ply = one.app.game.view.ply;
+  await waitFor(() => store.get(id).summary.ply === ply, "tab 1's move saved");
+  assert.equal(store.get(gunjin).summary.variant, "gunjin");
+  assert.deepEqual((await two.app.checkSaved()).map((e) => e.id).sort(), [id, gunjin].sort());
+  // Tab 2 moves it here: tab 1 lets go and says where it went; tab 2 goes on at the same move.
+  await two.app.moveHere(`saved-${id}`);
+  assert.deepEqual(one.screens.last(), ["notice", "This game moved to another tab of this browser: it goes on there."]);
+  assert.equal(one.app.game, null);
+  assert.equal(two.app.game.variant, "classic");
+  assert.equal(two.app.game.view.ply, ply);
+  // Tab 2 saves it now; a tab that lost its game writes nothing for it any more.
+  const game = two.app.game;
+  const move = async () => {
+    const [from, targets] = Object.entries(game.view.dests.moves)[0];
+    await game.tap(from);
+    await game.tap(targets[0].to);
+    await until(game, "play", "over");
+  };
+  await move();
+  await waitFor(() => store.get(id).summary.ply === game.view.ply, "tab 2's move saved");
+  const before = store.get(id);
+  const saving = () => ready.engine.calls.filter((request) => request.op === "save").length;
+  const asked = saving();
+  browser.locks.set(`saved-${id}`, {}); // (as if another tab had taken it)
+  two.app.relay.mine = null;
+  await move(); // (a save is asked as the game changes: by now it would have been)
+  assert.equal(saving(), asked, "no save asked");
+  assert.equal(store.get(id), before);
+});
+
+test("the one save of an earlier version (and its summary) is offered and goes on after the upgrade", async () => {
+  const storage = memoryStorage();
+  const store = new Map();
+  const { app, engine } = flows({ storage, engine: withSavedGame(ready.engine, store) });
+  await app.play(cpuGame);
+  await app.game.confirm();
+  await until(app.game, "play");
+  await waitFor(() => engine.kept()?.summary.phase === "play", "the save");
+  const ply = app.game.view.ply;
+  app.toStart();
+  // As an earlier version left it: the save under "current", its summary in junqi.saved.v1.
+  const [[id, record]] = store.entries();
+  store.delete(id);
+  store.set("current", record);
+  storage.removeItem(SUMMARY_KEY);
+  storage.setItem(OLD_SUMMARY_KEY, JSON.stringify({ v: 1, summary: record.summary, clock: false, at: 1 }));
+  const later = flows({ storage, engine });
+  const [offered] = later.app.saves.peek();
+  assert.equal(offered.id, "current");
+  assert.equal(offered.info.variant, "classic");
+  await later.app.continueSaved(offered);
+  assert.equal(later.app.game.view.ply, ply);
+  await waitFor(() => storage.getItem(SUMMARY_KEY), "the summaries written as a list");
+  assert.equal(storage.getItem(OLD_SUMMARY_KEY), null);
+  assert.deepEqual(later.app.saves.peek().map((e) => e.id), ["current"]);
 });
 
 test("a refused Continue says whether the save is kept: kept for a passing failure, gone when damaged", async () => {
@@ -140,20 +324,21 @@ test("a refused Continue says whether the save is kept: kept for a passing failu
   app.toStart();
   // the browser's storage failed this once: the save and its summary stay, and the page says so
   refuse = { code: "storage", message: "the browser's storage failed" };
-  await app.continueSaved((await app.checkSaved()).info);
+  await app.continueSaved((await app.checkSaved())[0]);
   assert.equal(app.game, null);
   assert.match(app.takeNotice(), /kept/);
-  assert.ok(app.saves.peek(), "the summary is still there");
+  assert.equal(app.saves.peek().length, 1, "the summary is still there");
   // damaged: the worker discarded it, and the page says that
   refuse = { code: "bad_save", message: "not a save" };
-  await app.continueSaved((await app.checkSaved()).info);
+  await app.continueSaved((await app.checkSaved())[0]);
   assert.match(app.takeNotice(), /discarded/);
-  assert.equal(app.saves.peek(), null, "the summary went with it");
+  assert.deepEqual(app.saves.peek(), [], "the summary went with it");
   assert.deepEqual(screens.last()[0], "start");
 });
 
-test("an early Play asks even when no local summary tells of the saved game", async () => {
-  // A game saved in the worker; the summary in local storage lost (or never written).
+test("an early Play asks even when no local summary tells of the saved games", async () => {
+  // Five games saved in the worker (a sixth would end the oldest); the summaries in local
+  // storage lost (or never written).
   const storage = memoryStorage();
   const first = flows({ storage });
   await first.app.play(cpuGame);
@@ -162,6 +347,8 @@ test("an early Play asks even when no local summary tells of the saved game", as
   await waitFor(() => first.engine.kept()?.summary.phase === "play", "the save of the game in play");
   await waitFor(() => storage.getItem(SUMMARY_KEY), "the summary of the save");
   first.app.toStart();
+  const record = first.engine.kept();
+  for (const id of ["b", "c", "d", "e"]) first.engine.store.set(id, { ...record, at: -id.charCodeAt(0) });
   // A reload: the engine is not up yet (its calls wait), nothing on the page tells of the save.
   let up;
   const whenUp = new Promise((resolve) => (up = resolve));
@@ -171,15 +358,15 @@ test("an early Play asks even when no local summary tells of the saved game", as
     [fakeIndexedDB({ fails: true }), true], [fakeIndexedDB({ count: 0 }), false]]) {
     storage.removeItem(SUMMARY_KEY); // (the engine's answer brings it back each time)
     const { app, screens } = flows({ storage, engine: early, idb, answers: [false] });
-    assert.equal(app.saves.peek(), null);
+    assert.deepEqual(app.saves.peek(), []);
     const playing = app.play({ ...cpuGame, variant: "gunjin" });
     up();
     await playing;
     if (asks) {
       // the storage holds a save (or cannot say): the engine was waited for, and the player asked
-      assert.match(screens.asked.at(-1) ?? "", /Classic Junqi · against the CPU \(Easy\) · move \d+/);
+      assert.match(screens.asked.at(-1) ?? "", /\(Classic Junqi · against the CPU \(Easy\) · move \d+\)/);
       assert.equal(app.game, null, "no: nothing started");
-      assert.equal(first.engine.kept()?.summary.variant, "classic", "and the save is kept");
+      assert.equal(first.engine.store.size, 5, "and the saves are kept");
     } else {
       // no save key in the storage: no question, the new game starts at once
       assert.deepEqual(screens.asked, []);
@@ -342,4 +529,19 @@ test("a friend game played in another tab is not opened twice: it can be moved h
   await moving;
   assert.equal(screens.last()[0], "start");
   assert.ok(tabs.released > 0);
+});
+
+test("without Web Locks (an old browser) every tab plays and saves what it shows, as before", async () => {
+  const { TabRelay } = await import("../../web/js/net/tabs.js");
+  const tabs = new TabRelay(null, null); // no BroadcastChannel, no Web Locks
+  const { app, engine } = flows({ tabs });
+  await app.play(cpuGame);
+  await app.game.confirm();
+  await until(app.game, "play");
+  await waitFor(() => engine.kept()?.summary.phase === "play", "the save");
+  app.toStart();
+  const [entry] = await app.checkSaved();
+  await app.continueSaved(entry);
+  assert.equal(app.game.variant, "classic");
+  assert.equal(await app.forgetSaved(entry.id), true);
 });

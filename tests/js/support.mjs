@@ -129,31 +129,37 @@ export function memoryStorage() {
 }
 
 /** The engine as the page's worker answers it: the saved-game ops (web/js/worker.js keeps
- * the save in IndexedDB; here it is kept in memory) in front of the bridge. */
-export function withSavedGame(engine) {
-  let kept = null; // {save, summary, page}
+ * each save under its id in IndexedDB; here in memory, `store`, which several pages of one
+ * browser may share) in front of the bridge. kept(id) is the save under `id`, or the
+ * newest one. */
+export function withSavedGame(engine, store = new Map()) {
+  let clock = 0; // the order of the saves (the worker's `at`)
+  const newest = () => [...store.entries()].sort((a, b) => b[1].at - a[1].at);
   const answer = async (request) => {
+    const id = request.id;
     switch (request.op) {
       case "keep_game": {
         const reply = await engine.call({ op: "save", game: request.game, text: true });
         if (!reply.ok) return reply;
-        kept = { save: reply.save, summary: reply.summary, page: request.page ?? null };
+        store.set(id, { save: reply.save, summary: reply.summary, page: request.page ?? null, at: ++clock });
         return { ok: true, summary: reply.summary };
       }
-      case "saved_game":
-        return { ok: true, saved: kept && { summary: kept.summary, page: kept.page } };
+      case "saved_games":
+        return { ok: true, games: newest().map(([key, kept]) => ({ id: key, summary: kept.summary,
+          page: kept.page, at: kept.at })) };
       case "resume_game": {
-        if (!kept) return { ok: false, error: { code: "no_save", message: "there is no saved game" } };
+        const kept = store.get(id);
+        if (!kept) return { ok: false, error: { code: "no_save", message: "there is no saved game with this id" } };
         const reply = await engine.call({ op: "restore", save: kept.save, viewer: request.viewer ?? null });
         return reply.ok ? { ...reply, page: kept.page } : reply;
       }
       case "forget_game":
-        kept = null;
+        store.delete(id);
         return { ok: true };
       default:
         return engine.call(request);
     }
   };
-  return { ready: true, whenReady: Promise.resolve(), calls: engine.calls, call: answer,
-    kept: () => kept };
+  return { ready: true, whenReady: Promise.resolve(), calls: engine.calls, call: answer, store,
+    kept: (id = undefined) => (id === undefined ? newest()[0]?.[1] : store.get(id)) ?? null };
 }

@@ -30,8 +30,8 @@
 //                   {type: "fail", stage, message, detail}
 //                   {type: "response", id, response}   response: JSON string
 //                   {type: "loaded", id, ok, message}
-// Requests for the saved game (ops `keep_game`, `saved_game`, `resume_game`, `forget_game`;
-// docs/api.md, "The saved game") are answered here with the bridge's `save` and `restore`,
+// Requests for the saved games (ops `keep_game`, `saved_games`, `resume_game`, `forget_game`;
+// docs/api.md, "The saved games") are answered here with the bridge's `save` and `restore`,
 // and the bridge's `save` op itself is refused to the page: a save holds hidden things.
 
 let pyodide = null;
@@ -225,17 +225,19 @@ self.addEventListener("securitypolicyviolation", (/** @type {SecurityPolicyViola
   problems.push(`Content-Security-Policy blocked ${event.blockedURI} (${event.violatedDirective})`);
 });
 
-// ---- the saved game ------------------------------------------------------------------------
+// ---- the saved games -----------------------------------------------------------------------
 // Games against the CPU and on one device are saved after every change, in IndexedDB, by
 // the worker itself: a save holds hidden things (the CPU's layout and seed, the Blind deal),
-// so the page only ever gets its public `summary` (docs/api.md, "The saved game"). One
-// game at a time: {save, summary, page, at} under "current" (`page`: the page's own
-// public data, e.g. the clock choice and the player's marks).
+// so the page only ever gets its public `summary` (docs/api.md, "The saved games"). Each
+// game under its own id, chosen by the page: {save, summary, page, at} (`page`: the page's
+// own public data, e.g. the clock choice and the player's marks). The page decides how many
+// it keeps (ui/ctrl/saves.js); the one save of earlier versions, under "current", is simply
+// the game with that id.
 
 const SAVE_DB = "junqi-saves";
 const SAVE_STORE = "games";
-const SAVE_KEY = "current";
-const SAVED_OPS = new Set(["keep_game", "saved_game", "resume_game", "forget_game", "save"]);
+const SAVED_OPS = new Set(["keep_game", "saved_games", "resume_game", "forget_game", "save"]);
+const SAVE_ID = /^[A-Za-z0-9_-]{1,40}$/;
 let saveDB = null;
 
 function openSaves() {
@@ -257,6 +259,25 @@ async function savedRecord(mode, work) {
     let result;
     if (request) request.onsuccess = () => (result = request.result);
     tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
+}
+
+/** Every saved game with its id, newest first: [{id, record}]. */
+async function savedList() {
+  const db = await openSaves();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(SAVE_STORE);
+    const list = [];
+    const cursor = tx.objectStore(SAVE_STORE).openCursor();
+    cursor.onsuccess = () => {
+      const at = cursor.result;
+      if (!at) return;
+      list.push({ id: String(at.key), record: at.value });
+      at.continue();
+    };
+    tx.oncomplete = () => resolve(list.sort((a, b) => (b.record?.at ?? 0) - (a.record?.at ?? 0)));
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
   });
@@ -288,6 +309,11 @@ function pageData(value) {
 
 async function savedGameCall(request, bridge) {
   try {
+    const id = request.id;
+    if (request.op !== "saved_games" && request.op !== "save" && request.op !== "bad_json"
+      && (typeof id !== "string" || !SAVE_ID.test(id))) {
+      return errorResponse("bad_request", "id: a saved game's id (1 to 40 letters, digits, _ or -)");
+    }
     switch (request.op) {
       case "save":
         return errorResponse("worker_only", "saves stay in the engine's worker; use keep_game");
@@ -300,25 +326,24 @@ async function savedGameCall(request, bridge) {
         if (!reply.ok) return JSON.stringify(reply);
         const record = { save: reply.save, summary: reply.summary,
           page: pageData(request.page), at: Date.now() };
-        await savedRecord("readwrite", (store) => store.put(record, SAVE_KEY));
+        await savedRecord("readwrite", (store) => store.put(record, id));
         return okResponse({ summary: reply.summary });
       }
-      case "saved_game": {
-        const record = await savedRecord("readonly", (store) => store.get(SAVE_KEY));
-        if (!record) return okResponse({ saved: null });
-        return okResponse({ saved: { summary: record.summary ?? null, page: record.page ?? null,
-          at: record.at ?? null } });
+      case "saved_games": {
+        const list = await savedList();
+        return okResponse({ games: list.map(({ id, record }) => ({ id,
+          summary: record?.summary ?? null, page: record?.page ?? null, at: record?.at ?? null })) });
       }
       case "resume_game": {
-        const record = await savedRecord("readonly", (store) => store.get(SAVE_KEY));
-        if (!record) return errorResponse("no_save", "there is no saved game");
+        const record = await savedRecord("readonly", (store) => store.get(id));
+        if (!record) return errorResponse("no_save", "there is no saved game with this id");
         const reply = JSON.parse(bridge(JSON.stringify({ op: "restore", save: record.save ?? null,
           viewer: request.viewer ?? null })));
         if (!reply.ok) {
           // Damaged or from another version: refused whole, and not offered again. (A
           // refused request, say a viewer that is no person's seat, leaves the save be.)
           if (reply.error?.code === "bad_save") {
-            await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+            await savedRecord("readwrite", (store) => store.delete(id));
           }
           return JSON.stringify(reply);
         }
@@ -326,7 +351,7 @@ async function savedGameCall(request, bridge) {
           summary: reply.summary, page: record.page ?? null });
       }
       case "forget_game":
-        await savedRecord("readwrite", (store) => store.delete(SAVE_KEY));
+        await savedRecord("readwrite", (store) => store.delete(id));
         return okResponse({});
       default:
         return errorResponse("unknown_op", "unknown op");
@@ -597,7 +622,7 @@ self.onmessage = async (event) => {
   } else if (msg.type === "call") {
     const request = savedGameRequest(msg.request);
     if (request) {
-      // The saved game: answered once the browser's storage has been read or written; the
+      // The saved games: answered once the browser's storage has been read or written; the
       // save itself never leaves the worker.
       post({ type: "response", id: msg.id, response: await savedGameCall(request, call) });
       return;

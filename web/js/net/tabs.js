@@ -1,24 +1,26 @@
-// The tabs of this browser and its friend games: one live copy of a game per browser.
+// The tabs of this browser and its games: one live copy of a game per browser.
 //
 // - A link opened in a new tab reaches the tab that waits for it: a friend's reply opened
 //   from a chat app lands in a new tab, while the game (and its half-open WebRTC
 //   connection) lives in another. BroadcastChannel talks to this origin's tabs only.
-// - The tab that plays a game holds a Web Lock named after it (the game's public tag). A
-//   second tab that opens the same game or invitation finds it held: it says the game is
-//   open elsewhere and can ask the holder to let go, then takes the lock (and the game's
-//   saved state) once the holder has.
+// - The tab that plays a game holds a Web Lock named after it (a friend game's public tag,
+//   a saved game's id). A second tab that opens the same game or invitation, or Continues
+//   the same saved game, finds it held: it says the game is open elsewhere and can ask the
+//   holder to let go, then takes the lock (and the game's saved state) once the holder has.
+//   Only the holder saves the game.
 // Carries codes and tags; knows no game rules. Without Web Locks (an old browser, or a page
-// that is not a secure context) only the relay works.
+// that is not a secure context) only the relay works, and every tab holds what it plays.
 //
 //   const relay = new TabRelay();
 //   relay.listen(async (code) => taken);          // a game tab: true when it takes the code
 //   const taken = await relay.pass(code, ms, tag); // a new tab: did a game tab take it?
 //   await relay.hold(tag);                        // false: another tab plays that game
+//   relay.holds(tag);                             // this tab still plays it (it may save it)
 //   relay.onLetGo((tag) => ...);                  // another tab asks to move the game there
 //   await relay.take(tag);                        // ask the holder, wait until it let go
 
 const NAME = "junqi-friend";
-const LOCK = "junqi-friend-game:";
+const LOCK = "junqi-game:";
 export const PASS_MS = 600; // no tab is known to hold the game: a short wait
 export const ASK_MS = 5000; // a tab holds it: it answers within this (even a busy one)
 const HOLD_WAIT_MS = 1500;
@@ -113,6 +115,12 @@ export class TabRelay {
         });
       }).catch(() => resolve(false));
     });
+  }
+
+  /** Whether this tab plays the game `tag` now (it has not let go of it); true when the
+   * browser has no Web Locks (every tab plays what it shows, as before them). */
+  holds(tag) {
+    return !this.locks || this.held?.tag === tag;
   }
 
   /** Move the game `tag` to this tab: the tab that plays it is asked to let go; resolves

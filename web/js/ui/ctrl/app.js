@@ -1,4 +1,4 @@
-// The page's flows, from one screen to the next: a new game, the saved game to go on with,
+// The page's flows, from one screen to the next: a new game, a saved game to go on with,
 // a friend's invitation to join, a replay to open, a rematch, back to the start. No DOM:
 // it asks the engine and the saves, makes the controllers (a GameController with its
 // session, a ReplayController) and tells `screens` (web/js/app.js) which screen to draw;
@@ -14,12 +14,12 @@ import { newGame } from "./session.js";
 import { ReplayController } from "./replay.js";
 import { countAtEnd } from "./stats.js";
 import { offerWords } from "./friendlink.js";
-import { savedText } from "./saves.js";
+import { MAX_SAVES, crowded, kindOf, newSaveId, savedText } from "./saves.js";
 import { ASK_MS, PASS_MS } from "../../net/tabs.js";
 
 /** @typedef {import("./game.js").GameController} GameController */
 /** @typedef {import("./saves.js").Saves} Saves */
-/** @typedef {import("./saves.js").SavedInfo} SavedInfo */
+/** @typedef {import("./saves.js").SavedEntry} SavedEntry */
 /** @typedef {import("./stats.js").Stats} Stats */
 
 /**
@@ -44,13 +44,19 @@ import { ASK_MS, PASS_MS } from "../../net/tabs.js";
 /**
  * The tabs of this browser (net/tabs.js TabRelay, or a stand-in).
  * @typedef {{listen(fn: (code: string) => Promise<boolean>): void, onLetGo(fn: (tag: string) => void): void,
- *   hold(tag: string): Promise<boolean>, isHeld(tag: string): Promise<boolean|null>,
+ *   hold(tag: string): Promise<boolean>, holds(tag: string): boolean, isHeld(tag: string): Promise<boolean|null>,
  *   pass(code: string, ms: number, tag: string): Promise<boolean>,
  *   take(tag: string, abort?: AbortSignal): Promise<boolean>, release(): void}} Tabs
  */
 
 export const MAX_FILE_BYTES = 1_500_000; // the engine refuses records over 1,000,000 characters
 const RECENT_MS = 15 * 60_000; // a saved friend game this fresh is opened again after a reload
+const SAVED_TAG = "saved-"; // a saved game's tag among the tabs: this prefix and its id
+
+/** The tabs' tag of the saved game `id`. @param {string} id */
+export function savedTag(id) {
+  return SAVED_TAG + id;
+}
 
 export class AppController {
   /**
@@ -91,7 +97,11 @@ export class AppController {
     this.game = null;
     /** @type {ReplayController|null} the replay on screen (over the game's end screen, if any) */
     this.replay = null;
-    /** @type {string|null} why the saved game was refused (the start screen says it once) */
+    /** @type {string|null} the saved game on screen's id (against the CPU, on one device) */
+    this.saveId = null;
+    /** @type {(() => Promise<unknown>)|null} stops saving the game on screen */
+    this.stopKeeping = null;
+    /** @type {string|null} why a saved game was refused (the start screen says it once) */
     this.resumeNotice = null;
     this.shown = 0; // screens shown so far: a flow that waited can tell whether its screen is still up
   }
@@ -103,11 +113,14 @@ export class AppController {
     this.endReplay();
     const game = this.game;
     this.game = null;
+    this.stopKeeping?.();
+    this.stopKeeping = null;
+    this.saveId = null;
     if (game) {
       this.screens.closeGame();
       game.dispose();
     }
-    this.relay?.release(); // another tab may play that friend game now
+    this.relay?.release(); // another tab may play that game now
   }
 
   /** @param {string} notice  why a link or file was refused */
@@ -133,27 +146,41 @@ export class AppController {
       pageURL: this.pageURL(), ...this.gameDeps });
   }
 
-  /** The start screen's Play: a new game, which replaces the saved one (asked first; a
-   * friend game replaces this browser's unfinished friend game). @param {any} options */
+  /** The start screen's Play: a new game (asked first when it would end the oldest saved
+   * game, beyond the ones this browser keeps; a friend game replaces this browser's
+   * unfinished friend game). @param {any} options */
   async play(options) {
     const friend = options.mode === "friend";
-    if (!(await (friend ? this.replaceFriend() : this.replaceSaved()))) return;
+    if (!(await (friend ? this.replaceFriend() : this.makeRoom(options)))) return;
     return this.start(options);
   }
 
-  /** A game on screen: against the CPU, on one device, or with a friend.
-   * @param {any} options  the start screen's, a saved game's (resumeOptions) or nextOptions() */
+  /** A new game on screen: against the CPU, on one device (saved under a new id, which
+   * this tab holds), or with a friend.
+   * @param {any} options  the start screen's or nextOptions() */
   async start(options) {
     if (options.mode === "friend") return this.startFriend(options);
-    const { page = null, ...rest } = options; // page: a resumed game's page data (marks)
     this.endGame();
+    const id = newSaveId();
+    await this.tabs().hold(savedTag(id)); // a new id: no other tab has it
+    return this.show(options, id);
+  }
+
+  /** The game against the CPU or on one device, saved as `id` (held by this tab) on
+   * screen. @param {any} options  with `page`: a resumed game's page data (marks)
+   * @param {string} id */
+  async show(options, id) {
+    const { page = null, ...rest } = options;
     const game = this.makeGame(rest);
     this.game = game;
+    this.saveId = id;
     this.shown++;
     const { pageData } = this.screens.showGame(game, { page, title: t(`variant.${rest.variant}`) });
     countAtEnd(game, this.stats);
-    // saved after every change, with the clock choice and the marks
-    this.saves.keep(game, () => ({ clock: Boolean(game.opts.clock), ...pageData() }));
+    // saved after every change, with the clock choice and the marks, while this tab holds it
+    const tag = savedTag(id);
+    this.stopKeeping = this.saves.keep(game, () => ({ clock: Boolean(game.opts.clock), ...pageData() }),
+      { id, holds: () => !this.relay || this.relay.holds(tag) });
     await game.start();
   }
 
@@ -183,56 +210,79 @@ export class AppController {
     this.toStart();
   }
 
-  /** The player abandoned the game: its save goes too (a friend game keeps its own).
-   * @param {GameController} game */
+  /** The player abandoned the game: its save goes too (a friend game keeps its own; a
+   * game this tab no longer holds is another tab's). @param {GameController} game */
   abandon(game) {
-    if (game.session.gameId) this.saves.forget();
+    const id = game === this.game ? this.saveId : null;
+    if (id && game.session.gameId && this.relay?.holds(savedTag(id)) !== false) this.saves.forget(id);
   }
 
-  // --- the saved game (against the CPU, on one device) -----------------------------------
+  // --- the saved games (against the CPU, on one device) ----------------------------------
 
-  /** The saved game as the engine has it: {saved, info} or null (a refused one is said on
-   * the start screen: `resumeNotice`). */
+  /** The saved games as the engine has them, newest first (a refused one is said on the
+   * start screen: `resumeNotice`). @returns {Promise<SavedEntry[]>} */
   async checkSaved() {
     const { found, refused } = await this.saves.check();
     if (refused) this.resumeNotice = t("resume.refused");
     return found;
   }
 
-  /** The saved game a new game would replace: as the engine has it; before the engine is up,
-   * as the local summary tells it. No summary is not taken for no save: when the browser's
-   * storage holds one all the same (or cannot say), the engine is waited for. */
+  /** The saved games a new game would join: as the engine has them; before the engine is
+   * up, as the local summaries tell them. No summary is not taken for no save: when the
+   * browser's storage holds one all the same (or cannot say), the engine is waited for. */
   async savedBeforeNewGame() {
     if (this.engine.ready) return this.checkSaved();
     const local = this.saves.peek();
-    if (local) return local;
-    return (await this.saves.stored()) === false ? null : this.checkSaved();
+    if (local.length) return local;
+    return (await this.saves.stored()) === false ? [] : this.checkSaved();
   }
 
-  /** Before a new game replaces the saved game: ask. True to go on. An early Play (before
-   * the engine is up) asks too. */
-  async replaceSaved() {
-    const found = await this.savedBeforeNewGame();
-    if (!found) return true;
-    const question = t("resume.replace", { game: savedText(found.info) });
+  /** Before a new game pushes the oldest saved games out (beyond the ones this browser
+   * keeps; never one another tab plays): ask. True to go on. An early Play (before the
+   * engine is up) asks too. @param {{variant: string, mode: string}} options */
+  async makeRoom(options) {
+    const games = await this.savedBeforeNewGame();
+    const out = [];
+    for (const entry of crowded(games, kindOf(options))) {
+      if (!(await this.tabs().isHeld(savedTag(entry.id)))) out.push(entry);
+    }
+    if (!out.length) return true;
+    const question = t("resume.replace", { game: out.map((e) => savedText(e.info)).join("; "), n: MAX_SAVES });
     if (!(await this.screens.confirm(question, t("resume.replace_yes")))) return false;
-    await this.saves.forget();
+    await Promise.all(out.map((e) => this.saves.forget(e.id)));
     return true;
   }
 
-  /** Continue the saved game; a refused save goes back to the start screen with a message
-   * that says whether the save is still there. @param {SavedInfo} info */
-  async continueSaved(info) {
-    const resumed = await this.saves.resume(info);
+  /** Continue a saved game: here, unless another tab plays it (then say so, and offer to
+   * move it here). A refused save goes back to the start screen with a message that says
+   * whether the save is still there. @param {SavedEntry} entry */
+  async continueSaved(entry) {
+    if (this.game) this.endGame();
+    const tag = savedTag(entry.id);
+    if (!(await this.tabs().hold(tag))) return this.elsewhere(tag);
+    const resumed = await this.saves.resume(entry);
     if (!resumed.ok) {
       this.resumeNotice = t(resumed.kept ? "resume.kept" : "resume.refused");
       return this.toStart();
     }
-    return this.start(resumed.options);
+    return this.show(resumed.options, entry.id);
   }
 
-  forgetSaved() {
-    return this.saves.forget();
+  /** Whether another tab of this browser plays the saved game `id` now (the start screen
+   * says so beside it). @param {string} id */
+  async playedElsewhere(id) {
+    return (await this.tabs().isHeld(savedTag(id))) === true;
+  }
+
+  /** Discard a saved game from the start screen; one another tab plays is not discarded
+   * under it (it says so instead). @param {string} id */
+  async forgetSaved(id) {
+    if (await this.tabs().isHeld(savedTag(id))) {
+      this.elsewhere(savedTag(id));
+      return false;
+    }
+    await this.saves.forget(id);
+    return true;
   }
 
   /** The refused save's message, once. */
@@ -338,7 +388,7 @@ export class AppController {
 
   // --- friend games: codes, invitations, tabs --------------------------------------------------
 
-  /** The tabs of this browser, listened to once a friend game is in question. */
+  /** The tabs of this browser, listened to once a game is in question. */
   tabs() {
     if (this.relay) return this.relay;
     const relay = this.makeTabs();
@@ -346,9 +396,18 @@ export class AppController {
     // A code opened in another tab of this browser: the friend game on screen takes it
     // when it is for this game (a reply to its invitation, or an invitation to reconnect).
     relay.listen(async (code) => Boolean(await this.game?.session.connection?.takeCode(code)));
-    // Another tab moves this game there: let go cleanly, then say where it went.
+    // Another tab moves this game there: let go cleanly (a saved game's last save written,
+    // then no more), then say where it went.
     relay.onLetGo(async (tag) => {
       const game = this.game;
+      if (game && this.saveId && tag === savedTag(this.saveId)) {
+        const stop = this.stopKeeping;
+        this.stopKeeping = null;
+        await stop?.();
+        if (this.game === game) this.notice(t("friend.moved"));
+        else relay.release();
+        return;
+      }
       const session = game?.session;
       if (!session?.connection || session.connection.match !== tag) return relay.release();
       await session.connection.letGo();
@@ -398,6 +457,12 @@ export class AppController {
     const at = this.shown;
     if (!(await this.tabs().take(tag, abort))) return;
     if (at !== this.shown) return this.tabs().release(); // this screen was left meanwhile
+    if (tag.startsWith(SAVED_TAG)) {
+      const entry = (await this.checkSaved()).find((e) => savedTag(e.id) === tag);
+      if (entry && at === this.shown) return this.continueSaved(entry);
+      this.tabs().release();
+      return this.toStart();
+    }
     const saved = this.saves.friend.load();
     if (saved?.match === tag) return this.startFriend({ mode: "friend", saved });
     this.tabs().release();

@@ -2,24 +2,28 @@
 // screen, the Continue box, the friend screens and the tab handling ask it, never a
 // storage themselves.
 //
-// Two kinds of saved game, one of each at most:
-// - The game against the CPU or on one device, kept by the engine's worker in IndexedDB
-//   (docs/api.md, "The saved game"): the page asks `keep_game` after every change and gets
-//   back only the public summary; the save itself, with the CPU's layout and seed, never
-//   reaches the page. The page adds its own public data (`page`: the clock choice, the
-//   player's marks). Beside it the page keeps that summary in local storage
-//   (SavedSummary, `junqi.saved.v1`), so the start screen offers "Continue" before the
-//   engine is up; the engine's own answer (`saved_game`) replaces it once it comes.
+// Two kinds of saved game:
+// - Games against the CPU or on one device, kept by the engine's worker in IndexedDB
+//   (docs/api.md, "The saved games"), each under its own id: the page asks `keep_game`
+//   after every change and gets back only the public summary; the save itself, with the
+//   CPU's layout and seed, never reaches the page. The page adds its own public data
+//   (`page`: the clock choice, the player's marks). Several are kept: the newest of each
+//   kind (variant and mode) and the MAX_SAVES most recent; a new game beyond that ends the
+//   oldest (Play asks first: `crowded()`). Beside them the page keeps their summaries in
+//   local storage (SavedSummary, `junqi.saved.v2`), so the start screen offers "Continue"
+//   before the engine is up; the engine's own answer (`saved_games`) replaces it once it
+//   comes.
 // - The friend game (FriendSaves, `junqi.friend.v1`): the fair-play peer's state, this
 //   page's own secrets included, written before anything a call returned is sent. It never
-//   leaves this browser.
+//   leaves this browser. One at a time.
 //
 //   const saves = new Saves({engine, variants});
-//   saves.peek()                 // {saved, info} from the summary, at once (or null)
+//   saves.peek()                 // [{id, saved, info}] from the summaries, at once, newest first
 //   await saves.stored()         // whether IndexedDB holds a save, before the engine is up
-//   await saves.check()          // {found: {saved, info}|null, refused}: as the engine has it
-//   await saves.resume(info)     // {ok, options}: GameController options to go on with it
-//   saves.keep(game, pageData)   // after every ply and setup change; forgotten at the end
+//   await saves.check()          // {found: [{id, saved, info}], refused}: as the engine has them
+//   await saves.resume(entry)    // {ok, options}: GameController options to go on with it
+//   saves.keep(game, pageData, {id, holds})  // after every ply and setup change; forgotten at the end
+//   saves.forget(id)
 //   saves.friend.load()          // the friend game's record (or null)
 
 import { t } from "../i18n.js";
@@ -31,6 +35,42 @@ import { levelName, variantName } from "./gamescreen.js";
  * @typedef {{variant: string, mode: "cpu"|"hotseat", level: string|null, human: number,
  *   ply: number, phase: "setup"|"play", rules: any, clock: boolean}} SavedInfo
  */
+/**
+ * A saved game of the worker: its id, the summary and page data, and what they say.
+ * @typedef {{id: string, saved: any, info: SavedInfo}} SavedEntry
+ */
+
+/** How many unfinished games (against the CPU, on one device) this browser keeps at least:
+ * the most recent ones, and besides them the newest of each kind (variant and mode). */
+export const MAX_SAVES = 5;
+
+/** The kind of a game, as the limit counts them: variant and mode.
+ * @param {{variant: string, mode: string}} info */
+export function kindOf(info) {
+  return `${info.variant}/${info.mode}`;
+}
+
+/** The saved games a new game of `kind` would push out (oldest first): those beyond the
+ * MAX_SAVES - 1 most recent that are not the newest of their kind (the new game is the
+ * newest of its own kind from then on).
+ * @param {SavedEntry[]} games  newest first @param {string} kind */
+export function crowded(games, kind) {
+  const newest = new Set([kind]);
+  const out = [];
+  games.forEach((entry, i) => {
+    const k = kindOf(entry.info);
+    if (i >= MAX_SAVES - 1 && newest.has(k)) out.push(entry);
+    newest.add(k);
+  });
+  return out.reverse();
+}
+
+/** A new saved game's id: 16 random letters and digits. */
+export function newSaveId(random = Math.random) {
+  let id = "";
+  while (id.length < 16) id += Math.floor(random() * 36).toString(36);
+  return id;
+}
 
 /** What a saved game's summary says, checked (anything odd gives null).
  * @param {any} saved  {summary, page} @param {Record<string, any>|null} variants
@@ -121,32 +161,54 @@ export class Stored {
   }
 }
 
-export const SUMMARY_KEY = "junqi.saved.v1";
+export const SUMMARY_KEY = "junqi.saved.v2";
+/** Where earlier versions kept the one saved game's summary (its save is under the id
+ * "current"): read as that game until the list is written. */
+export const OLD_SUMMARY_KEY = "junqi.saved.v1";
+export const OLD_SAVE_ID = "current";
 
-/** The saved game's public summary in local storage: what the engine's `keep_game` answered
- * (variant, rules, mode, CPU level, move number; nothing hidden) and the page's clock
- * choice. It says a saved game exists before the engine can. */
+/** The saved games' public summaries in local storage: what the engine's `keep_game`
+ * answered (variant, rules, mode, CPU level, move number; nothing hidden) and the page's
+ * clock choice, by id. It says which saved games exist before the engine can. */
 export class SavedSummary extends Stored {
   /** @param {Storage|undefined} storage */
   constructor(storage = globalThis.localStorage) {
     super(SUMMARY_KEY, storage);
+    this.old = new Stored(OLD_SUMMARY_KEY, storage);
   }
 
-  /** {summary, page: {clock}} as describeSaved() takes it, or null. */
+  /** [{id, summary, page: {clock}, at}], newest first, as describeSaved() takes them. */
   read() {
     const data = this.readJSON();
-    if (!data || data.v !== 1 || !data.summary || typeof data.summary !== "object") return null;
-    return { summary: data.summary, page: { clock: data.clock === true }, at: data.at ?? null };
+    let games;
+    if (data?.v === 2 && Array.isArray(data.games)) games = data.games;
+    else {
+      const old = this.old.readJSON(); // an earlier version's one game
+      games = old?.v === 1 ? [{ ...old, id: OLD_SAVE_ID }] : [];
+    }
+    return games.filter((g) => g && typeof g.id === "string" && g.summary && typeof g.summary === "object")
+      .map((g) => ({ id: g.id, summary: g.summary, page: { clock: g.clock === true }, at: g.at ?? null }))
+      .sort((a, b) => (b.at ?? 0) - (a.at ?? 0));
   }
 
-  /** @param {any} summary @param {any} page */
-  write(summary, page = null) {
-    if (!summary) return this.clear();
-    this.writeJSON({ v: 1, summary, clock: page?.clock === true, at: Date.now() });
+  /** @param {{id: string, summary: any, page: any, at?: any}[]} games */
+  writeAll(games) {
+    this.writeJSON({ v: 2, games: games.map((g) => ({ id: g.id, summary: g.summary,
+      clock: g.page?.clock === true, at: g.at ?? null })) });
+    this.old.remove();
   }
 
-  clear() {
-    this.remove();
+  /** One game's summary, now (null: forget it). @param {string} id @param {any} summary
+   * @param {any} page */
+  write(id, summary, page = null) {
+    const games = this.read().filter((g) => g.id !== id);
+    if (summary) games.unshift({ id, summary, page, at: Date.now() });
+    this.writeAll(games);
+  }
+
+  /** @param {string} id */
+  drop(id) {
+    this.write(id, null);
   }
 }
 
@@ -196,14 +258,13 @@ export class FriendSaves {
   }
 }
 
-// Where the worker keeps the save (worker.js; a worker is not bundled with the page, so
+// Where the worker keeps the saves (worker.js; a worker is not bundled with the page, so
 // the names are written twice).
 const SAVE_DB = "junqi-saves";
 const SAVE_STORE = "games";
-const SAVE_KEY = "current";
 
 /** Whether the browser's storage holds a saved game, told without the engine and without
- * reading the save (only its key is counted: the save itself never enters the page):
+ * reading a save (only the keys are counted: a save itself never enters the page):
  * true, false, or null when the storage cannot say.
  * @param {IDBFactory|undefined} idb
  * @returns {Promise<boolean|null>} */
@@ -222,7 +283,7 @@ export function saveStored(idb = globalThis.indexedDB) {
     request.onsuccess = () => {
       const db = request.result;
       try {
-        const count = db.transaction(SAVE_STORE).objectStore(SAVE_STORE).count(SAVE_KEY);
+        const count = db.transaction(SAVE_STORE).objectStore(SAVE_STORE).count();
         count.onsuccess = () => resolve(count.result > 0);
         count.onerror = () => resolve(null);
       } catch {
@@ -251,14 +312,18 @@ export class Saves {
     this.friend = new FriendSaves(storage);
   }
 
-  // --- the game the engine keeps (against the CPU, on one device) ------------------------
+  // --- the games the engine keeps (against the CPU, on one device) -----------------------
 
-  /** The saved game as the summary in local storage tells it, at once (before the engine
-   * is up): {saved, info} or null. */
+  /** @param {any} saved  {id, summary, page, at} @returns {SavedEntry|null} */
+  entry(saved) {
+    const info = describeSaved(saved, this.variants);
+    return info ? { id: saved.id, saved, info } : null;
+  }
+
+  /** The saved games as the summaries in local storage tell them, at once (before the
+   * engine is up): [{id, saved, info}], newest first. */
   peek() {
-    const saved = this.summary.read();
-    const info = saved ? describeSaved(saved, this.variants) : null;
-    return info ? { saved, info } : null;
+    return /** @type {SavedEntry[]} */ (this.summary.read().map((saved) => this.entry(saved)).filter(Boolean));
   }
 
   /** Whether the browser's storage holds a save, before the engine can say what it is: a
@@ -268,36 +333,42 @@ export class Saves {
     return saveStored(this.idb);
   }
 
-  /** The saved game as the engine has it (checked), the summary brought in line:
-   * {found: {saved, info}|null, refused: whether a damaged save was thrown away}. */
+  /** The saved games as the engine has them (checked), the summaries brought in line:
+   * {found: [{id, saved, info}] newest first, refused: whether a damaged save was thrown
+   * away}. */
   async check() {
     try {
-      const reply = await this.engine.call({ op: "saved_game" });
-      const saved = reply?.ok ? reply.saved : null;
-      const info = saved ? describeSaved(saved, this.variants) : null;
-      if (saved && !info) {
-        // Not a summary this page can read: refused like a damaged save.
-        await this.forget();
-        console.warn("saved game refused: its summary is damaged");
-        return { found: null, refused: true };
+      const reply = await this.engine.call({ op: "saved_games" });
+      if (!reply?.ok || !Array.isArray(reply.games)) return { found: [], refused: false };
+      const found = [];
+      let refused = false;
+      for (const saved of reply.games) {
+        const entry = saved && typeof saved.id === "string" ? this.entry(saved) : null;
+        if (entry) found.push(entry);
+        else if (typeof saved?.id === "string") {
+          // Not a summary this page can read: refused like a damaged save.
+          await this.engine.call({ op: "forget_game", id: saved.id }).catch(() => {});
+          console.warn("saved game refused: its summary is damaged");
+          refused = true;
+        }
       }
-      if (reply?.ok) this.summary.write(saved?.summary ?? null, saved?.page);
-      return { found: info ? { saved, info } : null, refused: false };
+      this.summary.writeAll(found.map((e) => e.saved));
+      return { found, refused };
     } catch {
-      return { found: null, refused: false };
+      return { found: [], refused: false };
     }
   }
 
   /** The saved game's `resume_game`: {ok: true, options} (GameController options with the
    * reply as `restored` and the page data as `page`) or {ok: false, kept} (`kept`: the save
-   * is still there, refused for another reason than itself). @param {SavedInfo} info */
-  async resume(info) {
-    const reply = await this.engine.call({ op: "resume_game", viewer: resumeViewer(info) });
+   * is still there, refused for another reason than itself). @param {SavedEntry} entry */
+  async resume({ id, info }) {
+    const reply = await this.engine.call({ op: "resume_game", id, viewer: resumeViewer(info) });
     if (!reply.ok) {
       console.warn("saved game refused:", reply.error?.message); // the engine's words, in English
       // damaged or from another version (the worker discarded it), or already gone
       const gone = ["bad_save", "no_save"].includes(reply.error?.code);
-      if (gone) this.summary.clear();
+      if (gone) this.summary.drop(id);
       return { ok: false, kept: !gone };
     }
     // The game's own rules came back with it (the summary says which).
@@ -305,40 +376,51 @@ export class Saves {
     return { ok: true, options: { ...resumeOptions(checked), restored: reply, page: reply.page } };
   }
 
-  /** Forget the saved game, in the worker and in the summary. */
-  forget() {
-    this.summary.clear();
-    return this.engine.call({ op: "forget_game" }).catch(() => {});
+  /** Forget a saved game, in the worker and in the summaries. @param {string} id */
+  forget(id) {
+    this.summary.drop(id);
+    return this.engine.call({ op: "forget_game", id }).catch(() => {});
   }
 
-  /** Keep the game on screen saved after every change (a ply, a setup change, the page's
-   * own data changing), with its summary; forget it when the game is over. Returns a
-   * function that stops it.
-   * @param {GameController} game @param {() => object} pageData */
-  keep(game, pageData = () => ({})) {
+  /** Keep the game on screen saved under `id` after every change (a ply, a setup change,
+   * the page's own data changing), with its summary; forget it when the game is over.
+   * Nothing is written while `holds()` is false (another tab plays this game now). Returns
+   * stop(): no more saves; it resolves once the last one asked is written.
+   * @param {GameController} game @param {() => object} pageData
+   * @param {{id: string, holds?: () => boolean}} which */
+  keep(game, pageData, { id, holds = () => true }) {
     let last = "";
     let over = false;
+    let stopped = false;
+    /** @type {Promise<unknown>} */
+    let pending = Promise.resolve();
     const check = (/** @type {string} */ what) => {
-      const id = game.session.gameId;
-      if (what === "clock" || !id || !game.view || over) return;
+      if (what === "clock" || stopped || over || !game.session.gameId || !game.view) return;
+      if (!holds()) return; // (and the tab is told it lost the game)
       const v = game.view;
       if (v.phase === "over") {
         over = true;
-        this.forget();
+        pending = this.forget(id);
         return;
       }
       if (!["setup", "play"].includes(v.phase) || !Array.isArray(v.history)) return;
       if (game.ui === "loading" || game.ui === "engine") return;
       const page = pageData();
-      const key = JSON.stringify([id, v.phase, v.ply, v.history.length, v.deployed,
+      const key = JSON.stringify([game.session.gameId, v.phase, v.ply, v.history.length, v.deployed,
         v.phase === "setup" && game.viewer !== null ? v.board : null, page]);
       if (key === last) return;
       last = key;
-      this.engine.call({ op: "keep_game", game: id, page }).then((/** @type {any} */ reply) => {
-        if (!reply?.ok) console.warn("the game was not saved:", reply?.error?.message);
-        else if (!over) this.summary.write(reply.summary, page);
-      }, () => {});
+      pending = this.engine.call({ op: "keep_game", id, game: game.session.gameId, page })
+        .then((/** @type {any} */ reply) => {
+          if (!reply?.ok) console.warn("the game was not saved:", reply?.error?.message);
+          else if (!over) this.summary.write(id, reply.summary, page);
+        }, () => {});
     };
-    return game.subscribe(check);
+    const unsubscribe = game.subscribe(check);
+    return () => {
+      stopped = true;
+      unsubscribe();
+      return pending;
+    };
   }
 }

@@ -1,5 +1,5 @@
-// The start screen's "Continue" (the saved game) and "Statistics" boxes. The saved game
-// and its flows are the app controller's (ui/ctrl/app.js, ui/ctrl/saves.js); the
+// The start screen's "Continue" (the unfinished games) and "Statistics" boxes. The saved
+// games and their flows are the app controller's (ui/ctrl/app.js, ui/ctrl/saves.js); the
 // statistics are counted when a game ends (ui/ctrl/stats.js).
 
 import { h, clear } from "./dom.js";
@@ -7,39 +7,49 @@ import { t } from "../i18n.js";
 import { levelName } from "../ctrl/game.js";
 import { savedText } from "../ctrl/saves.js";
 
-/** The start screen's box for the saved game: from the local summary at once, then as the
- * engine has it. */
+/** The start screen's box for the unfinished games, newest first, each with Continue and
+ * Discard (and a word when another tab plays it): from the local summaries at once, then
+ * as the engine has them. */
 export function continueBox(app) {
   const flows = app.flows;
   const box = h("div", { class: "continue-box", id: "continue-box", hidden: true });
   const notice = flows.takeNotice();
   let going = false; // Continue was pressed: the box waits for the engine
+  /** @param {any[]} found @param {string} message */
   const show = (found, message) => {
     clear(box);
     if (message) box.append(h("p", { class: "resume-notice", id: "resume-notice", role: "alert" }, message));
-    if (found) {
+    if (found.length) {
       const waiting = h("p", { class: "hint", id: "continue-waiting", role: "status", hidden: true });
-      const go = h("button", { type: "button", class: "primary", id: "btn-continue",
-        on: { click: () => {
-          going = true;
-          go.disabled = true;
-          if (!app.engine.ready) {
-            waiting.textContent = t("resume.waiting");
-            waiting.hidden = false;
-          }
-          flows.continueSaved(found.info);
-        } } }, t("resume.continue"));
-      const forget = h("button", { type: "button", id: "btn-forget-saved",
-        on: { click: async () => {
-          if (!(await app.confirm(t("resume.forget_confirm"), t("resume.forget")))) return;
-          await flows.forgetSaved();
-          show(null, "");
-        } } }, t("resume.forget"));
-      box.append(h("h3", { id: "continue-title" }, t("resume.title")),
-        h("p", { class: "continue-what", id: "continue-what" }, savedText(found.info)),
-        h("div", { class: "row" }, go, forget), waiting);
+      const games = found.map((entry) => {
+        const what = h("p", { class: "continue-what" }, savedText(entry.info));
+        const go = h("button", { type: "button", class: "primary continue-go",
+          "aria-describedby": `continue-what-${entry.id}`,
+          on: { click: () => {
+            going = true;
+            for (const button of box.querySelectorAll("button")) button.disabled = true;
+            if (!app.engine.ready) {
+              waiting.textContent = t("resume.waiting");
+              waiting.hidden = false;
+            }
+            flows.continueSaved(entry);
+          } } }, t("resume.continue"));
+        what.id = `continue-what-${entry.id}`;
+        const forget = h("button", { type: "button", class: "continue-forget",
+          "aria-describedby": `continue-what-${entry.id}`,
+          on: { click: async () => {
+            if (!(await app.confirm(t("resume.forget_confirm"), t("resume.forget")))) return;
+            if (await flows.forgetSaved(entry.id)) show(found.filter((e) => e !== entry), "");
+          } } }, t("resume.forget"));
+        const elsewhere = h("p", { class: "hint continue-elsewhere", hidden: true }, t("friend.elsewhere"));
+        flows.playedElsewhere(entry.id).then((/** @type {boolean} */ held) => (elsewhere.hidden = !held));
+        return h("li", { class: "continue-game", "data-save": entry.id }, what, elsewhere,
+          h("div", { class: "row" }, go, forget));
+      });
+      box.append(h("h3", { id: "continue-title" }, t(found.length > 1 ? "resume.title_many" : "resume.title")),
+        h("ul", { class: "continue-list", "aria-labelledby": "continue-title" }, ...games), waiting);
     }
-    box.hidden = !found && !message;
+    box.hidden = !found.length && !message;
   };
   show(flows.saves.peek(), notice);
   flows.checkSaved().then((found) => {
