@@ -203,6 +203,31 @@ test("resigning ends the game; the record and the rematch follow", async () => {
   g.dispose();
 });
 
+test("Continue: the message says whose turn it is and what the last move was", async () => {
+  const first = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
+  await first.start();
+  await first.confirm();
+  await until(first, "play");
+  const [from, targets] = Object.entries(first.view.dests.moves)[0];
+  await first.tap(from);
+  await first.tap(targets[0].to);
+  await until(first, "play", "over");
+  assert.equal(first.ui, "play", "two moves end nothing");
+  // The saved game as the worker's resume_game gives it back, opened on a new screen.
+  const restored = { ok: true, game: first.session.gameId, view: first.view };
+  const last = first.view.history.at(-1);
+  assert.equal(last.player, 1, "the CPU moved last");
+  const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0, restored });
+  await g.start();
+  assert.equal(g.ui, "play");
+  assert.equal(g.messageText(), `Game continued: your turn. Last move: CPU moves ${last.from}–${last.to}.`
+    + (last.combat ? ` ${words.combatText(last, g.ctx())}` : ""));
+  useLanguage("ja");
+  assert.ok(g.messageText().startsWith("対局を再開しました。あなたの手番です。"), g.messageText());
+  useLanguage("en");
+  g.dispose();
+});
+
 test("the message line follows a language change", async () => {
   const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
   await g.start();

@@ -172,6 +172,19 @@ export class GameScreen {
     return parts.join(" ");
   }
 
+  /** A saved game opened again (Continue): whose turn it is and what the last move was,
+   * in this seat's words. */
+  resumedLines() {
+    const v = this.view;
+    if (v?.phase !== "play") return [];
+    const last = [...(v.history || [])].reverse()
+      .find((/** @type {any} */ ev) => ["move", "flip", "timeout"].includes(ev.type));
+    return [
+      () => (this.isYou(v.turn) ? t("play.resumed.you") : t("play.resumed", { side: this.sideName(v.turn) })),
+      last ? () => t("play.last_move", { move: words.eventText(last, this.ctx()) }) : null,
+    ].filter((line) => line !== null);
+  }
+
   /** Which side is which colour; nothing where the names say it (Red, Blue) on one device. */
   sidesText() {
     const v = this.view;
