@@ -292,6 +292,22 @@ def turn_words(lang: str) -> list[str]:
     ]
 
 
+# The action bar's buttons whose words are broken inside a word: in Chinese and Japanese
+# (no spaces between words) a label on two lines was broken anywhere ("ランダ|ム").
+BROKEN_LABELS_JS = """() => [...document.querySelectorAll('#context-actions button')]
+  .filter(b => b.offsetParent !== null).filter(b => {
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+  }).map(b => b.textContent)"""
+
+
+def assert_labels_whole(page, lang: str, where: str) -> None:
+    if lang in ("zh", "ja"):
+        broken = page.evaluate(BROKEN_LABELS_JS)
+        assert not broken, f"{lang} {where}: labels broken across lines: {broken}"
+
+
 def assert_whole_message(page, where: str, texts: list[str] | None = None) -> None:
     seen = page.evaluate(WHOLE_MESSAGE_JS, texts)
     assert seen["needed"] <= seen["shown"] + 1, f"{where}: the message is cut: {seen}"
@@ -300,8 +316,9 @@ def assert_whole_message(page, where: str, texts: list[str] | None = None) -> No
 def test_words_fit_in_every_language(browser, server):
     """360x740, in each language: the engine's indicator stays gone after the switch; the
     game's title (the longest: Blind Junqi against the CPU, playing second) fits the header;
-    nothing is cut during play and at the end; the message line shows a turn's three
-    sentences whole, during play and under the result."""
+    nothing is cut in the setup, during play and at the end, and no Chinese or Japanese
+    button label is broken inside a word; the message line shows a turn's three sentences
+    whole, during play and under the result."""
     s = touch_context(browser, "360x740")
     try:
         page = s.open(server.url)
@@ -319,15 +336,25 @@ def test_words_fit_in_every_language(browser, server):
             page.wait_for_function("l => document.documentElement.lang.startsWith(l)", arg=lang)
             assert page.is_hidden("#engine-progress"), f"{lang}: the engine's indicator is back"
             assert_nothing_cut(page, f"{lang} start")
+            d.start("classic", mode="cpu", level="easy")
+            assert_nothing_cut(page, f"{lang} setup")
+            assert_labels_whole(page, lang, "setup")
+            shot(page, f"words-{lang}-setup", "360x740")
+            d.open_menu()
+            page.click("#btn-mode")
+            page.click("dialog.confirm [data-answer=yes]")
+            page.wait_for_selector(".start")
             d.start("blind", mode="cpu", level="easy", second=True)
             d.wait("play")
             assert_nothing_cut(page, f"{lang} play")
+            assert_labels_whole(page, lang, "play")
             assert_whole_message(page, f"{lang} play", turn_words(lang))
             shot(page, f"words-{lang}-play", "360x740")
             page.click("#btn-resign")
             page.click("dialog.confirm [data-answer=yes]")
             d.wait("over")
             assert_nothing_cut(page, f"{lang} over")
+            assert_labels_whole(page, lang, "over")
             assert_whole_message(page, f"{lang} over")
             assert_whole_message(page, f"{lang} over", turn_words(lang))
             assert_nothing_cut(page, f"{lang} over, a turn's message")
