@@ -277,7 +277,7 @@ WHOLE_MESSAGE_JS = """texts => {
 
 def turn_words(lang: str) -> list[str]:
     """A turn's three sentences in `lang`, as the page says them: the player's combat, the
-    CPU's move and its combat ("Your Engineer loses (b2). CPU moves b2–b1. Your Flag loses
+    CPU's move and its combat ("Your Engineer loses (b2). CPU moves b2-b1. Your Flag loses
     to the enemy Field Marshal (b1).")."""
     words = json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text())
 
