@@ -316,7 +316,8 @@ def assert_whole_message(page, where: str, texts: list[str] | None = None) -> No
 def test_words_fit_in_every_language(browser, server):
     """360x740, in each language: the engine's indicator stays gone after the switch; the
     game's title (the longest: Blind Junqi against the CPU, playing second) fits the header;
-    nothing is cut in the setup, during play and at the end, and no Chinese or Japanese
+    nothing is cut in the setup, during play, at the end, in the menu, the rules and the
+    replay, and no Chinese or Japanese
     button label is broken inside a word; the message line shows a turn's three sentences
     whole, during play and under the result."""
     s = touch_context(browser, "360x740")
@@ -359,6 +360,19 @@ def test_words_fit_in_every_language(browser, server):
             assert_whole_message(page, f"{lang} over", turn_words(lang))
             assert_nothing_cut(page, f"{lang} over, a turn's message")
             shot(page, f"words-{lang}-over", "360x740")
+            d.open_menu()
+            assert_nothing_cut(page, f"{lang} menu")
+            page.click("#btn-rules")
+            page.wait_for_selector("dialog.rules #rules-blind")
+            assert_nothing_cut(page, f"{lang} rules")
+            page.click("dialog.rules .close")
+            d.close_menu()
+            page.click("#btn-replay")
+            page.wait_for_selector("#replay")
+            assert_nothing_cut(page, f"{lang} replay")
+            shot(page, f"words-{lang}-replay", "360x740")
+            page.click("#replay-close")
+            page.wait_for_selector("section.game")
     finally:
         errors = [m for m in s.console if m.startswith(("pageerror", "error"))]
         s.close()
