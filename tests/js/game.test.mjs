@@ -384,5 +384,17 @@ test("Blind on one device: 'You' and 'the other player' while a player looks", a
   assert.match(g.messageText(), /^The other player \(\w+\) flips /);
   const line = words.moveLine(g.view.history[0], g.ctx());
   assert.match(line, /^1\. The other player \(\w+\): flips/);
+  // The button grid reads the other player's piece as theirs ("The other player (red) Flag").
+  const theirs = Object.keys(g.view.board).filter((sq) => g.view.board[sq].owner === 0);
+  const flipped = g.view.history[0].square;
+  const labels = () => theirs.map((sq) => g.squareInfo(sq).label).join("\n");
+  assert.doesNotMatch(labels(), /The other player/, labels());
+  assert.equal(g.view.board[flipped].owner, 0, "the first flip turned up one of the first player's");
+  assert.match(g.squareInfo(flipped).label, /^\w+: the other player's /);
+  for (const [lang, wrong] of [["es", /de El otro/], ["pt", /de O outro/]]) {
+    useLanguage(lang);
+    assert.doesNotMatch(labels(), wrong, labels());
+  }
+  useLanguage("en");
   g.dispose();
 });

@@ -296,6 +296,8 @@ export class GameScreen {
    * @param {string} name  @param {BoardState} state  @param {string} type */
   squareInfo(name, state = this.boardState(), type = "post") {
     const piece = state.pieces.get(name);
+    // "the other player's" (never "The other player Engineer", "de El otro jugador")
+    const other = this.unnamedLooking() && piece && piece.owner !== this.viewer;
     const classes = [];
     let content;
     let text = "";
@@ -310,7 +312,8 @@ export class GameScreen {
     } else if (piece.kind) {
       content = piece.owner === this.viewer
         ? t("grid.yours", { piece: this.pieceName(piece.kind) })
-        : t("grid.known", { side: this.sideName(piece.owner), piece: this.pieceName(piece.kind) });
+        : other ? t("grid.known.other", { piece: this.pieceName(piece.kind) })
+          : t("grid.known", { side: this.sideName(piece.owner), piece: this.pieceName(piece.kind) });
       text = this.label(piece.kind);
       classes.push("piece", this.colourClass(piece));
     } else {
