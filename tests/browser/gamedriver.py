@@ -64,8 +64,9 @@ DOM_TEXTS_JS = """() => {
 
 # Elements whose text is cut. Checked: overflow hidden / clip or an ellipsis with content
 # larger than the box; text wider than its own box (words running out of a button); an
-# element past the screen's sides that no scroller can bring in; a scrolling text box (the
-# message) whose newest line is out of view. Hidden and screen-reader-only text is skipped.
+# element past the screen's sides that no scroller can bring in; text spilling out of a bar
+# that stays put (the header); a scrolling text box (the message) whose newest line is out of
+# view. Hidden and screen-reader-only text is skipped.
 CLIPPED_JS = """() => {
   const out = [];
   const vw = document.documentElement.clientWidth;
@@ -108,6 +109,17 @@ CLIPPED_JS = """() => {
       const beyond = r.bottom > q.bottom + 1 || r.right > q.right + 1
         || r.top < q.top - 1 || r.left < q.left - 1;
       if (beyond) why.push(`cut by ${name(p)}`);
+      break;
+    }
+    // A bar that stays put (the header): text taller than the bar spills over the page
+    // below it or off the screen's top.
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.position === 'absolute') break; // a panel placed on its own (the menu)
+      if (s.position !== 'sticky' && s.position !== 'fixed') continue;
+      if (s.overflowX !== 'visible' || s.overflowY !== 'visible') break;
+      const q = p.getBoundingClientRect();
+      if (r.top < q.top - 1 || r.bottom > q.bottom + 1) why.push(`spills out of ${name(p)}`);
       break;
     }
     if (why.length) out.push({el: name(el), text: el.textContent.trim().slice(0, 60), why});

@@ -153,6 +153,10 @@ def connect(host: Friend, guest_site: Site, server) -> Friend:
     timing = f"{clock['deploy']} s to deploy, {clock['move']} s a move" if clock else "no clock"
     for words in (names[host.desc()["id"]], "Standard", timing):
         assert words in offer, offer
+    # The header and the tab name the game offered (the header said only "military chess").
+    title = f"{names[host.desc()['id']]} · with a friend"
+    assert guest.page.inner_text(".site-header .subtitle") == title
+    assert guest.page.title().startswith(title)
     guest.page.click("#btn-join")
     reply = guest.link()
     assert reply != url

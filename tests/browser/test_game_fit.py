@@ -14,9 +14,16 @@ test-artifacts/screen-<screen>-360x740.png."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from gamedriver import ARTIFACTS, GameDriver, assert_nothing_cut, no_page_errors  # noqa: F401
+from gamedriver import (  # noqa: F401
+    ARTIFACTS,
+    ROOT,
+    GameDriver,
+    assert_nothing_cut,
+    no_page_errors,
+)
 from sitekit import Site
 
 TOUCH_SIZES = {"360x740": (360, 740), "740x360": (740, 360)}
@@ -251,6 +258,122 @@ def test_touch_targets_zoom_and_no_cut_words(browser, server, size):
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"fit-{size}.json").write_text(json.dumps(figures, indent=1) + "\n")
         print(size, json.dumps(figures, indent=1))
+        errors = [m for m in s.console if m.startswith(("pageerror", "error"))]
+        s.close()
+    assert s.external == []
+    assert not errors, errors
+
+
+LANGUAGES = ["en", "es", "pt", "zh", "ja"]
+
+# The message line shows all of its text, with no scrolling back to read it.
+WHOLE_MESSAGE_JS = """texts => {
+  const g = window.junqiUI.game;
+  if (texts) { g.setMessage(...texts.map(s => () => s)); g.changed(); }
+  const m = document.getElementById('message');
+  return {text: m.textContent, needed: m.scrollHeight, shown: m.clientHeight};
+}"""
+
+
+def turn_words(lang: str) -> list[str]:
+    """A turn's three sentences in `lang`, as the page says them: the player's combat, the
+    CPU's move and its combat ("Your Engineer loses (b2). CPU moves b2-b1. Your Flag loses
+    to the enemy Field Marshal (b1).")."""
+    words = json.loads((ROOT / "web" / "i18n" / f"{lang}.json").read_text())
+
+    def say(key, **values):
+        return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], words[key])
+
+    piece = {kind: words[f"piece.junqi.{kind}"] for kind in ("engineer", "flag", "field_marshal")}
+    return [
+        say("combat.lose", mine=piece["engineer"], sq="b2"),
+        say("say.move", side=words["side.cpu"], **{"from": "b2", "to": "b1"}),
+        say("combat.lose_vs", mine=piece["flag"], theirs=piece["field_marshal"], sq="b1"),
+    ]
+
+
+# The action bar's buttons whose words are broken inside a word: in Chinese and Japanese
+# (no spaces between words) a label on two lines was broken anywhere ("ランダ|ム").
+BROKEN_LABELS_JS = """() => [...document.querySelectorAll('#context-actions button')]
+  .filter(b => b.offsetParent !== null).filter(b => {
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+  }).map(b => b.textContent)"""
+
+
+def assert_labels_whole(page, lang: str, where: str) -> None:
+    if lang in ("zh", "ja"):
+        broken = page.evaluate(BROKEN_LABELS_JS)
+        assert not broken, f"{lang} {where}: labels broken across lines: {broken}"
+
+
+def assert_whole_message(page, where: str, texts: list[str] | None = None) -> None:
+    seen = page.evaluate(WHOLE_MESSAGE_JS, texts)
+    assert seen["needed"] <= seen["shown"] + 1, f"{where}: the message is cut: {seen}"
+
+
+def test_words_fit_in_every_language(browser, server):
+    """360x740, in each language: the engine's indicator stays gone after the switch; the
+    game's title (the longest: Blind Junqi against the CPU, playing second) fits the header;
+    nothing is cut in the setup, during play, at the end, in the menu, the rules and the
+    replay, and no Chinese or Japanese
+    button label is broken inside a word; the message line shows a turn's three sentences
+    whole, during play and under the result."""
+    s = touch_context(browser, "360x740")
+    try:
+        page = s.open(server.url)
+        page.emulate_media(reduced_motion="reduce")
+        d = GameDriver(page, seed=38)
+        page.wait_for_selector("#app[data-ui=ready]", state="attached")
+        for lang in LANGUAGES:
+            if page.is_visible("section.game"):
+                d.open_menu()
+                page.click("#btn-mode")
+                page.wait_for_selector(".start")
+            d.open_menu()
+            page.select_option("#lang-select", lang)
+            d.close_menu()
+            page.wait_for_function("l => document.documentElement.lang.startsWith(l)", arg=lang)
+            assert page.is_hidden("#engine-progress"), f"{lang}: the engine's indicator is back"
+            assert_nothing_cut(page, f"{lang} start")
+            d.start("classic", mode="cpu", level="easy")
+            assert_nothing_cut(page, f"{lang} setup")
+            assert_labels_whole(page, lang, "setup")
+            shot(page, f"words-{lang}-setup", "360x740")
+            d.open_menu()
+            page.click("#btn-mode")
+            page.click("dialog.confirm [data-answer=yes]")
+            page.wait_for_selector(".start")
+            d.start("blind", mode="cpu", level="easy", second=True)
+            d.wait("play")
+            assert_nothing_cut(page, f"{lang} play")
+            assert_labels_whole(page, lang, "play")
+            assert_whole_message(page, f"{lang} play", turn_words(lang))
+            shot(page, f"words-{lang}-play", "360x740")
+            page.click("#btn-resign")
+            page.click("dialog.confirm [data-answer=yes]")
+            d.wait("over")
+            assert_nothing_cut(page, f"{lang} over")
+            assert_labels_whole(page, lang, "over")
+            assert_whole_message(page, f"{lang} over")
+            assert_whole_message(page, f"{lang} over", turn_words(lang))
+            assert_nothing_cut(page, f"{lang} over, a turn's message")
+            shot(page, f"words-{lang}-over", "360x740")
+            d.open_menu()
+            assert_nothing_cut(page, f"{lang} menu")
+            page.click("#btn-rules")
+            page.wait_for_selector("dialog.rules #rules-blind")
+            assert_nothing_cut(page, f"{lang} rules")
+            page.click("dialog.rules .close")
+            d.close_menu()
+            page.click("#btn-replay")
+            page.wait_for_selector("#replay")
+            assert_nothing_cut(page, f"{lang} replay")
+            shot(page, f"words-{lang}-replay", "360x740")
+            page.click("#replay-close")
+            page.wait_for_selector("section.game")
+    finally:
         errors = [m for m in s.console if m.startswith(("pageerror", "error"))]
         s.close()
     assert s.external == []

@@ -409,6 +409,11 @@ def test_a_shared_link_opens_straight_into_its_replay(site, serve):
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_function("document.getElementById('replay-message').textContent")
     assert page.inner_text("#replay-message").startswith("The engine is starting (")
+    # No side is named before the engine says which variant this is (it read "As side.null.0
+    # saw it"): no viewpoint to choose yet.
+    assert page.is_hidden("#replay-viewer")
+    words = page.eval_on_selector(REPLAY, "r => r.textContent")
+    assert "side." not in words and "null" not in words, words
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "replay-preparing-390x844.png"))
     wait_replay(page, "all")

@@ -203,6 +203,31 @@ test("resigning ends the game; the record and the rematch follow", async () => {
   g.dispose();
 });
 
+test("Continue: the message says whose turn it is and what the last move was", async () => {
+  const first = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
+  await first.start();
+  await first.confirm();
+  await until(first, "play");
+  const [from, targets] = Object.entries(first.view.dests.moves)[0];
+  await first.tap(from);
+  await first.tap(targets[0].to);
+  await until(first, "play", "over");
+  assert.equal(first.ui, "play", "two moves end nothing");
+  // The saved game as the worker's resume_game gives it back, opened on a new screen.
+  const restored = { ok: true, game: first.session.gameId, view: first.view };
+  const last = first.view.history.at(-1);
+  assert.equal(last.player, 1, "the CPU moved last");
+  const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0, restored });
+  await g.start();
+  assert.equal(g.ui, "play");
+  assert.equal(g.messageText(), `Game continued: your turn. Last move: CPU moves ${last.from}–${last.to}.`
+    + (last.combat ? ` ${words.combatText(last, g.ctx())}` : ""));
+  useLanguage("ja");
+  assert.ok(g.messageText().startsWith("対局を再開しました。あなたの手番です。"), g.messageText());
+  useLanguage("en");
+  g.dispose();
+});
+
 test("the message line follows a language change", async () => {
   const g = game({ variant: "classic", mode: "cpu", level: "easy", human: 0 });
   await g.start();
@@ -359,5 +384,17 @@ test("Blind on one device: 'You' and 'the other player' while a player looks", a
   assert.match(g.messageText(), /^The other player \(\w+\) flips /);
   const line = words.moveLine(g.view.history[0], g.ctx());
   assert.match(line, /^1\. The other player \(\w+\): flips/);
+  // The button grid reads the other player's piece as theirs ("The other player (red) Flag").
+  const theirs = Object.keys(g.view.board).filter((sq) => g.view.board[sq].owner === 0);
+  const flipped = g.view.history[0].square;
+  const labels = () => theirs.map((sq) => g.squareInfo(sq).label).join("\n");
+  assert.doesNotMatch(labels(), /The other player/, labels());
+  assert.equal(g.view.board[flipped].owner, 0, "the first flip turned up one of the first player's");
+  assert.match(g.squareInfo(flipped).label, /^\w+: the other player's /);
+  for (const [lang, wrong] of [["es", /de El otro/], ["pt", /de O outro/]]) {
+    useLanguage(lang);
+    assert.doesNotMatch(labels(), wrong, labels());
+  }
+  useLanguage("en");
   g.dispose();
 });

@@ -42,6 +42,9 @@ test("a finished game opens at the start, everything shown; buttons and keys ste
   const r = new ReplayController({ engine, source: { game }, timers });
   let renders = 0;
   r.subscribe(() => renders++);
+  // Before the engine answers (a link's replay while the engine starts): no viewpoint to
+  // choose, so no side named before the variant is known ("As side.null.0 saw it").
+  assert.deepEqual(r.viewpoints(), []);
   assert.equal(await r.load(), true);
   assert.equal(r.viewer, "all");
   assert.deepEqual(r.viewpoints(), [0, 1, "all"]);

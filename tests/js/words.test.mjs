@@ -40,8 +40,8 @@ test("a result reads right from the winner's and from the loser's seat", () => {
   const h = game({ variant: "classic", mode: "hotseat" });
   for (const viewer of [0, 1]) {
     h.viewer = viewer;
-    assert.equal(over(h, 0, "flag_captured"), "Game over: Red wins. Red captured Blue's flag.");
-    assert.equal(over(h, 1, "occupation"), "Game over: Blue wins. Blue occupied Red's headquarters.");
+    assert.equal(over(h, 0, "flag_captured"), "Game over: Red wins. Red captured the enemy flag.");
+    assert.equal(over(h, 1, "occupation"), "Game over: Blue wins. Blue occupied the enemy headquarters.");
   }
 });
 
@@ -82,4 +82,76 @@ test("every language has the 'you' forms", () => {
       assert.doesNotMatch(text, new RegExp(`${you} (has|resigns|offers|tiene|ofrece|se rinde)`), text);
     }
   }
+});
+
+// Blind on one device: the seats' names carry the colour play gave them ("First player (red)").
+const BLIND = { id: "blind", family: "junqi", sides: ["First", "Second"], colours: null,
+  sides_are_colours: false, pieces: [], rules: { draw_offers: true, flips: true } };
+
+test("a side's name with its colour reads right wherever it goes: never \"First player (red)'s\"", () => {
+  for (const lang of i18n.LANGUAGES) {
+    useLanguage(lang);
+    const h = newGame({ engine: null, desc: BLIND, options: { variant: "blind", mode: "hotseat" },
+      store: memoryStore() });
+    h.view = { phase: "play", result: null, colours: ["red", "blue"], history: [] };
+    h.ui = "curtain";
+    h.curtainSeat = 1;
+    const { text, button } = h.curtainText();
+    const lines = [text, button, over(h, 0, "flag_captured"), over(h, 1, "occupation")];
+    for (const line of lines) assert.doesNotMatch(line, /[)）]'s/, `${lang}: ${line}`);
+    assert.ok(button.includes(h.sideName(1)), `${lang}: ${button}`);
+    if (lang === "en") {
+      assert.equal(button, "Second player (blue): start your turn");
+      assert.equal(over(h, 0, "flag_captured"),
+        "Game over: First player (red) wins. First player (red) captured the enemy flag.");
+    }
+  }
+});
+
+test("a refused setup names the square the piece would go to as such, not as the place it must stand", () => {
+  for (const lang of i18n.LANGUAGES) {
+    useLanguage(lang);
+    const g = cpuGame();
+    for (const code of ["flag_not_in_hq", "mine_not_in_back_ranks"]) {
+      const text = g.refusal({ code, square: "c3", message: "(the engine's English)" });
+      assert.ok(text.includes("c3") && !text.includes("engine's"), `${lang}: ${text}`);
+      // "(c3)" right after "headquarters" reads as if c3 were one
+      assert.doesNotMatch(text, /[(（]c3[)）]/, `${lang}: ${text}`);
+    }
+  }
+  useLanguage("en");
+  assert.equal(cpuGame().refusal({ code: "flag_not_in_hq", square: "c3" }),
+    "Swap refused: the flag must stand in one of your two headquarters, not on c3.");
+});
+
+test("Spanish and Portuguese words agree with every piece's gender (the flag is feminine)", () => {
+  for (const lang of ["es", "pt"]) {
+    useLanguage(lang);
+    const g = cpuGame();
+    g.desc = { ...DESC, family: "junqi" };
+    const ctx = g.ctx();
+    const flag = i18n.pieceName("junqi", "flag");
+    const engineer = i18n.pieceName("junqi", "engineer");
+    const lines = [];
+    for (const mine of ["flag", "engineer"]) {
+      for (const result of ["attacker", "defender", "both"]) {
+        lines.push(words.combatText({ player: 0, combat: { square: "b1", result, attacker: mine,
+          defender: "field_marshal" } }, ctx));
+      }
+    }
+    for (const piece of [flag, engineer]) {
+      lines.push(i18n.t("setup.picked", { piece, sq: "b1" }), i18n.t("grid.yours", { piece }));
+    }
+    lines.push(i18n.t("setup.swapped", { a: engineer, b: flag }));
+    lines.push(i18n.t("replay.combat.both", { side: "A", other: "B", attacker: engineer, defender: flag, sq: "b1" }));
+    const text = lines.join("\n");
+    // a masculine word before or after the flag, a feminine one after the engineer
+    const wrong = lang === "pt"
+      ? [new RegExp(`\\bseu ${flag}`, "i"), new RegExp(`${engineer} em b1 escolhida`),
+        /são ambas removidas/]
+      : [new RegExp(`${engineer} en b1 elegida`), new RegExp(`Tu ${engineer} y la pieza rival se eliminan las dos`),
+        new RegExp(`${engineer} de A y ${flag} de B se eliminan las dos \\(`)];
+    for (const pattern of wrong) assert.doesNotMatch(text, pattern, `${lang}: ${text}`);
+  }
+  useLanguage("en");
 });

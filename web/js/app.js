@@ -297,5 +297,10 @@ class App {
 
   showJoin(signal, about) {
     joinScreen(this, signal, about).focus();
+    // the header (on a phone too) and the tab name the game offered, not only the site
+    document.documentElement.dataset.screen = "join";
+    const title = about.offer ? `${about.offer.variant} · ${i18n.t("mode.friend")}` : i18n.t("friend.title");
+    this.setTitle(title);
+    document.title = `${title} — ${i18n.t("title.site")}`;
   }
 }

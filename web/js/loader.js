@@ -109,7 +109,10 @@ export class Loader {
     this.retryButton.focus();
   }
 
+  /** The engine is ready: the indicator goes, and stays gone (a language change after
+   * it relabels nothing). */
   hide() {
     this.pill.hidden = true;
+    this.last = null;
   }
 }

@@ -60,6 +60,9 @@ export class EngineSession {
     this.gameId = reply.game;
     if (reply.description) game.desc = reply.description; // these rules' board and pieces
     game.view = reply.view;
+    // a saved game goes on: the message says whose turn it is and the last move (on one
+    // device the curtain comes down first, and the player who looks hears it then)
+    if (restored && !this.shared) game.setMessage(...game.resumedLines());
     await this.begin(Boolean(restored));
   }
 

@@ -172,6 +172,19 @@ export class GameScreen {
     return parts.join(" ");
   }
 
+  /** A saved game opened again (Continue): whose turn it is and what the last move was,
+   * in this seat's words. */
+  resumedLines() {
+    const v = this.view;
+    if (v?.phase !== "play") return [];
+    const last = [...(v.history || [])].reverse()
+      .find((/** @type {any} */ ev) => ["move", "flip", "timeout"].includes(ev.type));
+    return [
+      () => (this.isYou(v.turn) ? t("play.resumed.you") : t("play.resumed", { side: this.sideName(v.turn) })),
+      last ? () => t("play.last_move", { move: words.eventText(last, this.ctx()) }) : null,
+    ].filter((line) => line !== null);
+  }
+
   /** Which side is which colour; nothing where the names say it (Red, Blue) on one device. */
   sidesText() {
     const v = this.view;
@@ -283,6 +296,8 @@ export class GameScreen {
    * @param {string} name  @param {BoardState} state  @param {string} type */
   squareInfo(name, state = this.boardState(), type = "post") {
     const piece = state.pieces.get(name);
+    // "the other player's" (never "The other player Engineer", "de El otro jugador")
+    const other = this.unnamedLooking() && piece && piece.owner !== this.viewer;
     const classes = [];
     let content;
     let text = "";
@@ -297,7 +312,8 @@ export class GameScreen {
     } else if (piece.kind) {
       content = piece.owner === this.viewer
         ? t("grid.yours", { piece: this.pieceName(piece.kind) })
-        : t("grid.known", { side: this.sideName(piece.owner), piece: this.pieceName(piece.kind) });
+        : other ? t("grid.known.other", { piece: this.pieceName(piece.kind) })
+          : t("grid.known", { side: this.sideName(piece.owner), piece: this.pieceName(piece.kind) });
       text = this.label(piece.kind);
       classes.push("piece", this.colourClass(piece));
     } else {

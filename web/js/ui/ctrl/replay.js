@@ -106,6 +106,7 @@ export class ReplayController {
   }
 
   viewpoints() {
+    if (!this.variant) return []; // a link's replay before the engine answers: no sides yet
     return VIEWPOINTS.filter((v) => v !== "all" || this.finished);
   }
 

@@ -168,6 +168,7 @@ export class ReplayView {
     }
     this.viewer.value = String(r.viewer);
     this.viewer.disabled = r.busy || views.length < 2;
+    this.viewer.hidden = !views.length;
   }
 
   renderPanels() {
