@@ -20,7 +20,7 @@ import socket
 import time
 
 import pytest
-from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
+from gamedriver import GameDriver, assert_targets, axe_scan, no_page_errors  # noqa: F401
 from sitekit import CHROMIUM_ARGS, SharedContext, Site
 
 import build
@@ -420,6 +420,7 @@ def test_links_put_into_the_address_of_an_open_page(pair, server):
     host.choose("mode", "friend")
     host.page.click("#btn-play")
     url = host.link()
+    assert_targets(host.page, "the host's link")
     guest = Friend(guest_site.open(server.url), seed=7)
     guest.page.emulate_media(reduced_motion="reduce")
     for page in (host.page, guest.page):
@@ -428,6 +429,7 @@ def test_links_put_into_the_address_of_an_open_page(pair, server):
     guest.page.goto(url)
     guest.page.wait_for_selector("#btn-join", timeout=15_000)
     assert guest.page.evaluate("location.hash") == ""
+    assert_targets(guest.page, "the Join screen")
     # A game under way: asked first; Cancel keeps it, yes opens the invitation.
     guest.page.click("#friend-join .row button:not(#btn-join)")  # Not now
     guest.start("classic")
@@ -440,6 +442,7 @@ def test_links_put_into_the_address_of_an_open_page(pair, server):
     guest.page.click("dialog.confirm [data-answer=yes]", timeout=15_000)
     guest.page.click("#btn-join", timeout=15_000)
     reply = guest.link()
+    assert_targets(guest.page, "the guest's reply")
     # The host's tab, waiting for that reply, gets it in its own address bar.
     host.page.goto(reply)
     host.wait_conn("open")
