@@ -391,6 +391,39 @@ def assert_nothing_cut(page, where: str) -> None:
     assert not bad, f"{where}: text cut: {json.dumps(bad, indent=1)}"
 
 
+# Every control shown (in the page and its header, menu and dialogs): its tap target, at
+# least 44x44 CSS px. A checkbox or radio button is tapped through its label (the larger
+# of the two counts); a control kept off screen for another to open (1 px) is none.
+SMALL_TARGETS_JS = """() => {
+  const out = [];
+  const shown = (el) => { const r = el.getBoundingClientRect();
+    return r.width > 1 && r.height > 1 && !el.closest('[hidden], [inert]')
+      && getComputedStyle(el).visibility !== 'hidden'; };
+  const controls = 'button, select, summary, a[href], input:not([type=hidden]), textarea,'
+    + ' [role=button]';
+  for (const el of document.querySelectorAll(controls)) {
+    if (el.closest('svg')) continue;  // the board's squares: test_game_fit measures them
+    let box = el.getBoundingClientRect();
+    let seen = shown(el);
+    if (el.matches('input[type=checkbox], input[type=radio]') && el.labels?.[0]) {
+      const label = el.labels[0], lb = label.getBoundingClientRect();
+      seen = seen || shown(label);
+      if (lb.width * lb.height > box.width * box.height) box = lb;
+    }
+    if (!seen || (box.height >= 43.5 && box.width >= 43.5)) continue;
+    out.push({control: el.id || `${el.tagName.toLowerCase()}.${el.className}`,
+      w: Math.round(box.width), h: Math.round(box.height)});
+  }
+  return out;
+}"""
+
+
+def assert_targets(page, where: str) -> None:
+    """Every control shown is a tap target of 44x44 px or more (SMALL_TARGETS_JS)."""
+    small = page.evaluate(SMALL_TARGETS_JS)
+    assert not small, f"{where}: controls under 44 px: {json.dumps(small[:8])}"
+
+
 def axe_scan(page, base_url: str, context: str = "body") -> list[dict]:
     """Run axe-core (vendored from npm, test-only) on the page; serious/critical findings.
 

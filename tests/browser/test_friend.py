@@ -20,7 +20,7 @@ import socket
 import time
 
 import pytest
-from gamedriver import GameDriver, axe_scan, no_page_errors  # noqa: F401
+from gamedriver import GameDriver, assert_targets, axe_scan, no_page_errors  # noqa: F401
 from sitekit import CHROMIUM_ARGS, SharedContext, Site
 
 import build
@@ -410,3 +410,47 @@ def test_an_invitation_already_taken_is_said_to_a_third_page(pair, server, rtc_b
     finally:
         third_site.close()
     assert third_site.external == []
+
+
+def test_links_put_into_the_address_of_an_open_page(pair, server):
+    """A link put into the address bar of a tab that already shows the site changes only
+    its fragment (the page is not loaded again): the invitation shows its Join screen (a
+    game under way there is not dropped unasked); the reply, put into the host's waiting
+    tab, is taken there and the two connect. Each link leaves the address once used."""
+    host_site, guest_site = pair
+    host = Friend(host_site.open(server.url), seed=6)
+    host.page.emulate_media(reduced_motion="reduce")
+    host.page.check("#variant-classic")
+    host.choose("mode", "friend")
+    host.page.click("#btn-play")
+    url = host.link()
+    assert_targets(host.page, "the host's link")
+    guest = Friend(guest_site.open(server.url), seed=7)
+    guest.page.emulate_media(reduced_motion="reduce")
+    for page in (host.page, guest.page):
+        page.evaluate("() => (window.notReloaded = true)")
+    # The start screen: the invitation's Join screen.
+    guest.page.goto(url)
+    guest.page.wait_for_selector("#btn-join", timeout=15_000)
+    assert guest.page.evaluate("location.hash") == ""
+    assert_targets(guest.page, "the Join screen")
+    # A game under way: asked first; Cancel keeps it, yes opens the invitation.
+    guest.page.click("#friend-join .row button:not(#btn-join)")  # Not now
+    guest.start("classic")
+    guest.page.goto(url)
+    guest.page.wait_for_selector("dialog.confirm", timeout=15_000)
+    assert "game with a friend" in guest.page.inner_text("dialog.confirm")
+    guest.page.click("dialog.confirm [data-answer=no]")
+    assert guest.ui in ("setup", "play") and guest.page.is_visible("svg.board")
+    guest.page.goto(url)
+    guest.page.click("dialog.confirm [data-answer=yes]", timeout=15_000)
+    guest.page.click("#btn-join", timeout=15_000)
+    reply = guest.link()
+    assert_targets(guest.page, "the guest's reply")
+    # The host's tab, waiting for that reply, gets it in its own address bar.
+    host.page.goto(reply)
+    host.wait_conn("open")
+    guest.wait_conn("open")
+    for side in (host, guest):
+        side.wait("setup")
+        assert side.page.evaluate("() => window.notReloaded === true && location.hash === ''")

@@ -22,6 +22,7 @@ from gamedriver import (  # noqa: F401
     ROOT,
     GameDriver,
     assert_nothing_cut,
+    assert_targets,
     no_page_errors,
 )
 from sitekit import Site
@@ -151,11 +152,23 @@ def test_touch_targets_zoom_and_no_cut_words(browser, server, size):
         page.wait_for_selector("#app[data-ui=ready]", state="attached")
         assert_nothing_cut(page, "start")
         shot(page, "start", size)
+        # every control a tap target of 44 px: each mode's options, the rules' options
+        for mode in ("hotseat", "friend", "cpu"):
+            d.choose("mode", mode)
+            assert_targets(page, f"start, {mode}")
+        page.evaluate("() => document.getElementById('rules-customise').open = true")
+        assert_targets(page, "start, rules customised")
+        page.evaluate("() => document.getElementById('rules-customise').open = false")
         for variant in ("classic", "gunjin"):
             d.start(variant, mode="cpu", level="easy")
             assert page.evaluate("scrollY") == 0, "a game screen starts at its top"
             assert_nothing_cut(page, f"{variant} setup")
             shot(page, f"{variant}-setup", size)
+            for panel in ("grid-panel", "moves-panel", "table-panel"):  # opened, then closed
+                page.evaluate("id => document.getElementById(id).open = true", panel)
+            assert_targets(page, f"{variant} setup")
+            for panel in ("grid-panel", "table-panel"):
+                page.evaluate("id => document.getElementById(id).open = false", panel)
             if variant == "classic":
                 # A piece on a headquarters covers it: one outline, the piece's.
                 loose = page.evaluate(HQ_OUTLINE_JS)
@@ -228,14 +241,17 @@ def test_touch_targets_zoom_and_no_cut_words(browser, server, size):
                 left, right = box["x"], w - box["x"] - box["width"]
                 assert left >= 0 and right >= 0 and abs(left - right) <= 2, (left, right)
                 assert_nothing_cut(page, "mark chooser")
+                assert_targets(page, "mark chooser")
                 shot(page, "mark-chooser", size)
                 page.click('dialog#mark-chooser [data-choice="cancel"]')
             if d.ui != "over":
                 page.click("#btn-resign")
                 shot(page, "resign-dialog", size)
+                assert_targets(page, "resign dialog")
                 page.click("dialog.confirm [data-answer=yes]")
                 d.wait("over")
             assert_nothing_cut(page, f"{variant} over")
+            assert_targets(page, f"{variant} over")
             shot(page, f"{variant}-over", size)
             # "Save record" once: in "Keep this game", not in the action bar too.
             saves = page.eval_on_selector_all(
@@ -244,15 +260,18 @@ def test_touch_targets_zoom_and_no_cut_words(browser, server, size):
             assert saves == 1, f"{saves} 'Save record' buttons"
         d.open_menu()
         assert_nothing_cut(page, "menu")
+        assert_targets(page, "menu")
         shot(page, "menu", size)
         page.click("#btn-rules")
         page.wait_for_selector("dialog.rules #rules-gunjin")
         assert_nothing_cut(page, "rules")
+        assert_targets(page, "rules")
         shot(page, "rules", size)
         page.click("dialog.rules .close")
         page.click("#btn-replay")
         page.wait_for_selector("#replay")
         assert_nothing_cut(page, "replay")
+        assert_targets(page, "replay")
         shot(page, "replay", size)
     finally:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -457,6 +476,16 @@ def test_keyboard_focus_follows_the_player(site, server):
     d.wait("setup")
     assert "Undone" in d.message()
     assert focus("Undo")["where"] == "board"
+    # Random by keyboard: focus stays on Random (out of use while the engine deals), so
+    # Enter deals again.
+    tab_to(lambda f: f["where"] == "btn-random")
+    for deal in (1, 2):
+        layout = d.own_layout()
+        page.keyboard.press("Enter")
+        page.wait_for_function("n => window.junqiUI.game.undoStack.length === n", arg=deal)
+        d.wait("setup")
+        assert d.own_layout() != layout, "Random dealt a new layout"
+        assert focus(f"Random ({deal})")["where"] == "btn-random"
     tab_to(lambda f: f["where"] == "btn-confirm")
     page.keyboard.press("Enter")
     d.wait("play")
@@ -478,6 +507,11 @@ def test_keyboard_focus_follows_the_player(site, server):
     page.keyboard.press("Enter")
     page.wait_for_selector("dialog.confirm")
     assert focus("Resign")["answer"] == "no", "Resign's dialog focuses Cancel"
+    # Tab goes round the open dialog's buttons, never out of it.
+    page.keyboard.press("Tab")
+    assert focus("Tab from Cancel")["answer"] == "yes", "Tab from Cancel stays in the dialog"
+    page.keyboard.press("Tab")
+    assert focus("Tab again")["answer"] == "no"
     page.keyboard.press("Escape")
     assert focus("Cancel")["where"] == "btn-resign"
     page.keyboard.press("Enter")

@@ -10,7 +10,13 @@ size and moment go to test-artifacts/layout-<variant>-<moment>-<size>.png."""
 from __future__ import annotations
 
 import pytest
-from gamedriver import ARTIFACTS, GameDriver, assert_nothing_cut, no_page_errors  # noqa: F401
+from gamedriver import (  # noqa: F401
+    ARTIFACTS,
+    GameDriver,
+    assert_nothing_cut,
+    assert_targets,
+    no_page_errors,
+)
 
 SIZES = {
     "360x740": (360, 740),
@@ -50,6 +56,25 @@ FIT_JS = """() => [...document.querySelectorAll('svg.board g.pc text.name')].map
 }).filter(x => x.squeezed || !x.inside || x.size < 10)"""
 
 
+# The board's coordinates (file letters, rank numbers) that a piece covers, even in part
+# (seen from above: in the perspective view the pieces stand up from the board).
+COVERED_COORDS_JS = """() => {
+  const covered = [];
+  if (document.documentElement.dataset.view === '3d') return covered;
+  const pieces = [...document.querySelectorAll('svg.board g.pc')];
+  for (const label of document.querySelectorAll('svg.board .coord')) {
+    const a = label.getBoundingClientRect();
+    for (const piece of pieces) {
+      const b = piece.getBoundingClientRect();
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 0.5 && h > 0.5) covered.push(`${label.textContent} under ${piece.dataset.sq}`);
+    }
+  }
+  return covered;
+}"""
+
+
 def check_layout(page, moment: str, size: str) -> None:
     width, height = SIZES[size]
     needed = ["svg.board", *ALWAYS, *NEEDED[moment]]
@@ -72,7 +97,10 @@ def check_layout(page, moment: str, size: str) -> None:
             assert box["h"] >= 43.5 and box["w"] >= 43.5, f"{size} {moment}: {sel} is {box}"
     bad = page.evaluate(FIT_JS)
     assert not bad, f"{size} {moment}: piece names that do not fit: {bad[:5]}"
+    covered = page.evaluate(COVERED_COORDS_JS)
+    assert not covered, f"{size} {moment}: coordinates covered by pieces: {covered}"
     assert_nothing_cut(page, f"{size} {moment}")
+    assert_targets(page, f"{size} {moment}")
 
 
 def check_rank_numbers(page, d) -> None:

@@ -510,6 +510,52 @@ test("a friend's code: this page's own, the Join screen, no code, a reply nobody
   assert.match(guest.screens.last()[1], /^This is a reply to an invitation, but no game on this browser/);
 });
 
+test("a code put into the open page's address: the Join screen, asked over a game; the host's page takes its reply", async () => {
+  const accepted = [];
+  const channel = { sdp: `v=0\r\n${FINGERPRINT}\r\n`, certificate: null, on() {
+    return this;
+  }, close() {}, async accept(sdp) {
+    accepted.push(sdp);
+  } };
+  const net = { ...link, Channel: { offer: async () => channel } };
+  const host = flows({ net });
+  await host.app.play({ variant: "classic", mode: "friend", role: "host", net: "lan", clock: false });
+  const connection = host.app.game.session.connection;
+  const invitation = connection.link.code;
+  // A page on the start screen: the invitation's Join screen, as when opened afresh.
+  const guest = flows({ net, answers: [false, true] });
+  guest.app.toStart();
+  await guest.app.openChangedCode(invitation);
+  assert.equal(guest.screens.last()[0], "join");
+  // A game under way there: asked first; "no" keeps the game, "yes" opens the invitation.
+  await guest.app.play(cpuGame);
+  const game = guest.app.game;
+  await guest.app.openChangedCode(invitation);
+  assert.deepEqual(guest.screens.asked, ["Abandon this game and open the link to a game with a friend?"]);
+  assert.equal(guest.app.game, game, "the game stays on screen");
+  assert.equal(guest.screens.last()[0], "game");
+  await guest.app.openChangedCode(invitation);
+  assert.equal(guest.screens.asked.length, 2);
+  assert.equal(guest.app.game, null);
+  assert.equal(guest.screens.last()[0], "join");
+  // The host's page, waiting: its own invitation is refused in its panel (the game goes
+  // on waiting), the reply is taken there, unasked; no other screen shows.
+  const shown = host.screens.shown.length;
+  await host.app.openChangedCode(invitation);
+  assert.equal(connection.linkError, "it is this page's own invitation, for your friend to open");
+  assert.equal(connection.conn, "invite");
+  const sdp = `v=0\r\n${FINGERPRINT}\r\na=reply\r\n`;
+  const reply = await link.encodeSignal({ kind: "answer", net: "lan", game: connection.match, sdp });
+  await host.app.openChangedCode(reply);
+  await waitFor(() => accepted.length === 1, "the reply accepted");
+  assert.deepEqual(accepted, [sdp]);
+  assert.equal(connection.conn, "connecting");
+  assert.equal(host.app.game?.session.connection, connection);
+  assert.equal(host.screens.shown.length, shown, "no other screen");
+  assert.deepEqual(host.screens.asked, []);
+  host.app.toStart(); // its clock stops
+});
+
 test("a friend game played in another tab is not opened twice: it can be moved here", async () => {
   const tabs = { ...loneTabs(), hold: async () => false, take: async () => true, released: 0,
     release() {

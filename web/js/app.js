@@ -64,7 +64,7 @@ export async function mount(root, engine, data, { loader, assets, english } = {}
     app.flows.toStart();
     app.openFriendLink();
   }
-  addEventListener("hashchange", () => app.openReplayLink());
+  addEventListener("hashchange", () => app.openChangedLink());
   root.dataset.ui = "ready";
   return app;
 }
@@ -185,6 +185,17 @@ class App {
     dropFragment();
     this.flows.openReplayLink(payload);
     return true;
+  }
+
+  /** A link put into the address of this open page (only its fragment changed, so the
+   * page was not loaded again): a shared replay, or a friend's code (the game on screen
+   * takes its reply; else as at the page's start, asked first where a game is under way). */
+  openChangedLink() {
+    if (this.openReplayLink()) return;
+    const code = fragmentCode(location.hash);
+    if (!code) return;
+    dropFragment();
+    this.flows.openChangedCode(code);
   }
 
   /** At mount: a friend's code in the address (used once, then removed from it), or a

@@ -7,6 +7,7 @@
 //   const flows = new AppController({engine, variants, screens, saves, stats, store, ...});
 //   await flows.play(start.gameOptions());   // the start screen's Play
 //   await flows.openCode(code);               // a friend's link
+//   await flows.openChangedCode(code);        // one put into the address of the open page
 //   await flows.openReplayLink(payload);      // #replay=...
 
 import { t } from "../i18n.js";
@@ -504,6 +505,29 @@ export class AppController {
     }
     if (signal.kind === "answer") return this.notice(t("friend.orphan_reply"));
     this.join(signal);
+  }
+
+  /** A code put into this tab's address while the page is open (only the fragment
+   * changed: no reload). The friend game on screen takes a code for it, as from another
+   * tab: the reply its invitation waits for, an invitation to reconnect; a code for it
+   * that does not fit the moment is refused in its panel (used, its own invitation). Any
+   * other code is opened as at the page's start, asked first where a game is under way.
+   * @param {string} code */
+  async openChangedCode(code) {
+    const game = this.game;
+    const connection = game?.session.connection;
+    if (connection) {
+      if (await connection.takeCode(code)) return;
+      const signal = await this.net.decodeSignal(code).catch(() => null);
+      if (signal?.game && signal.game === connection.match) {
+        await connection.takeSignal(signal);
+        return;
+      }
+    }
+    if (game !== this.game) return; // the screen changed meanwhile
+    if (game?.inProgress() && !(await this.screens.confirm(t("confirm.friend"), t("friend.open_code")))) return;
+    if (game && game === this.game) this.endGame(); // its save stays (Continue, or the friend game's own)
+    return this.openCode(code);
   }
 
   /** After a reload: a recent friend game under way goes on. */

@@ -293,6 +293,11 @@ export class FriendLink {
       this.game.changed();
       return false;
     }
+    if (this.invitations.some((invitation) => invitation.sdp === signal.sdp)) {
+      this.linkError = t("friend.own_invitation"); // answering it would drop the connection it waits on
+      this.game.changed();
+      return false;
+    }
     await this.answerInvite(signal);
     return true;
   }

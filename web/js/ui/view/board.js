@@ -152,7 +152,7 @@ export class Board {
     const labels = this.layers.labels;
     const seenFile = new Set();
     const seenRank = new Set();
-    const left = geo.cell.pad - geo.cell.tileW / 2 - 7;
+    const left = geo.cell.pad - geo.cell.tileW / 2 - 10; // the ranks' centre, clear of the pieces
     for (const sq of geo.squares.values()) {
       const m = /^([a-z])(\d+)$/.exec(sq.name);
       if (!m) continue;

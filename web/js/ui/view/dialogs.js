@@ -13,6 +13,26 @@ function restoreFocus(before, fallback) {
   target?.focus?.({ preventScroll: true });
 }
 
+/** Tab and Shift+Tab go round the dialog's own controls: focus never leaves an open
+ * dialog (the page behind it is inert; without this, Tab from the last control goes to
+ * the browser's address bar). @param {HTMLDialogElement} dialog */
+export function keepFocusInside(dialog) {
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const stops = [...dialog.querySelectorAll("button, [href], input, select, textarea, summary, [tabindex]")]
+      .filter((el) => /** @type {any} */ (el).tabIndex >= 0 && !(/** @type {any} */ (el).disabled)
+        && el.getClientRects().length > 0);
+    if (!stops.length) return;
+    const first = /** @type {HTMLElement} */ (stops[0]);
+    const last = /** @type {HTMLElement} */ (stops[stops.length - 1]);
+    const here = document.activeElement;
+    if (event.shiftKey ? here === first || !dialog.contains(here) : here === last) {
+      event.preventDefault();
+      (event.shiftKey ? last : first).focus();
+    }
+  });
+}
+
 /** "Are you sure?": the safe answer (Cancel) has focus, so Enter never does the harm. */
 export function confirmDialog(host, message, yes, fallback = null) {
   return new Promise((resolve) => {
@@ -35,6 +55,7 @@ export function confirmDialog(host, message, yes, fallback = null) {
       event.preventDefault();
       close(false);
     });
+    keepFocusInside(dialog);
     host.append(dialog);
     dialog.showModal();
     cancel.focus();
@@ -71,6 +92,7 @@ export async function showRules(host, variant, fallback = null) {
     dialog.remove();
     restoreFocus(before, fallback);
   });
+  keepFocusInside(dialog);
   host.append(dialog);
   dialog.showModal();
   try {

@@ -71,6 +71,8 @@ export class GameView {
   build() {
     const ctrl = this.ctrl;
     this.b = {};
+    /** @type {HTMLButtonElement|null} a focused button put out of use for a moment */
+    this.heldFocus = null;
     for (const [name, [id, key, action, cls]] of Object.entries(BUTTONS)) {
       this.b[name] = h("button", { type: "button", id, class: cls || null, "data-i18n": key,
         on: { click: () => action(this) } }, t(key));
@@ -269,6 +271,9 @@ export class GameView {
     for (const [name, button] of Object.entries(this.b)) {
       if (name === "curtain") continue;
       const control = name === "again" ? controls.rematch : controls[name];
+      // a focused button put out of use while the engine works (Random, Mirror) loses
+      // focus; it gets it back when it is usable again (Enter deals again)
+      if (!control?.enabled && document.activeElement === button) this.heldFocus = button;
       button.hidden = !control?.shown;
       button.disabled = !control?.enabled;
     }
@@ -386,7 +391,13 @@ export class GameView {
     const active = /** @type {HTMLButtonElement} */ (document.activeElement);
     const lost = !active || active === document.body || !active.isConnected || active.hidden
       || active.disabled || Boolean(active.closest("[hidden], [inert]"));
+    const held = this.heldFocus;
+    this.heldFocus = null;
     if (!lost && !force) return;
+    if (!force && held?.isConnected && !held.hidden && !held.disabled) {
+      held.focus({ preventScroll: true });
+      return;
+    }
     if (preferred && !preferred.hidden) {
       preferred.focus({ preventScroll: true });
       return;

@@ -8,9 +8,11 @@
 // screen the board then fills the height it is given instead of leaving bands above and
 // below it, and every square is a bigger target. Tiles keep their size.
 
-// Sizes in SVG units: cell pitch (w, h), the gap between the halves, the margins, the tiles.
-const FRONT = { w: 92, h: 50, gap: 56, pad: 54, padY: 40, tileW: 78, tileH: 36, font: 17 };
-const RIVER = { w: 80, h: 62, gap: 44, pad: 52, padY: 44, tileW: 68, tileH: 52, font: 16 };
+// Sizes in SVG units: cell pitch (w, h), the gap between the halves, the margins (pad: the
+// sides', room for a two-digit rank beside a piece; padB: the bottom one, which holds the
+// file letters below the bottom row's pieces), the tiles.
+const FRONT = { w: 92, h: 50, gap: 56, pad: 60, padY: 40, padB: 46, tileW: 78, tileH: 36, font: 17 };
+const RIVER = { w: 80, h: 62, gap: 44, pad: 52, padY: 44, padB: 52, tileW: 68, tileH: 52, font: 16 };
 
 /** The most a row may be stretched: beyond it the board looks like a ladder. */
 export const MAX_STRETCH = 1.4;
@@ -27,16 +29,12 @@ export function makeGeometry(desc, seat, stretch = 1) {
   const rawY = (y) => y * g.h + (y > front ? g.gap : y === front ? g.gap / 2 : 0);
   const span = rawY(board.ranks - 1);
   const width = (board.files - 1) * g.w + 2 * g.pad;
-  const height = span + 2 * g.padY;
+  const height = span + g.padY + g.padB;
   const flipped = seat === 1;
   const point = (x, y) => {
-    let px = g.pad + x * g.w;
-    let py = g.padY + (span - rawY(y)); // rank 1 at the bottom
-    if (flipped) {
-      px = width - px;
-      py = height - py;
-    }
-    return { x: px, y: py };
+    // rank 1 at the bottom; seat 1 sees the board turned, its own rank at the bottom
+    const px = g.pad + x * g.w;
+    return flipped ? { x: width - px, y: g.padY + rawY(y) } : { x: px, y: g.padY + (span - rawY(y)) };
   };
   const squares = new Map(board.squares.map((sq) => [sq.name, { ...sq, ...point(sq.x, sq.y) }]));
   // Display grid position for the button grid: column by file, one row per distinct y.
@@ -65,7 +63,7 @@ export function stretchFor(desc, ratio) {
   const plain = makeGeometry(desc, 0);
   const wanted = plain.width / ratio; // the height that fills the box at the board's width
   if (!(wanted > plain.height)) return 1;
-  const fixed = 2 * plain.cell.padY + plain.cell.gap; // margins and the gap between halves
+  const fixed = plain.cell.padY + plain.cell.padB + plain.cell.gap; // margins and the gap between halves
   const stretch = (wanted - fixed) / (plain.height - fixed);
   return Math.min(MAX_STRETCH, Math.max(1, stretch));
 }

@@ -12,6 +12,7 @@ import { t } from "../i18n.js";
 import { fitText, textWidth } from "./board.js";
 import { MarkBook, markable, markChoices, UNSURE } from "../ctrl/marks.js";
 import { noteText, unaccountedLines } from "../ctrl/notes.js";
+import { keepFocusInside } from "./dialogs.js";
 
 export class Guesses {
   /** view: the GameView; saved: {marks} from a resumed game's page data */
@@ -272,6 +273,7 @@ export class Guesses {
       event.preventDefault();
       close();
     });
+    keepFocusInside(dialog);
     this.app.root.append(dialog);
     dialog.showModal();
     dialog.querySelector(".mark-choice.current, .mark-choice")?.focus();

@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t } from "../i18n.js";
 import { assetURL } from "../assets.js";
 import { Camera, qrReader, readPicture } from "../../net/scan.js";
+import { keepFocusInside } from "./dialogs.js";
 
 /** Resolves with the text of the first code that `wanted(text)` accepts, or null when
  * the player cancels. */
@@ -41,6 +42,7 @@ export function scanDialog(host, { title, wanted }) {
       event.preventDefault();
       done(null);
     });
+    keepFocusInside(dialog);
     host.append(dialog);
     dialog.showModal();
     cancel.focus();
