@@ -31,8 +31,8 @@ class Board:
     roads: tuple[tuple[Square, Square], ...]
     rails: tuple[tuple[Square, Square], ...]
     camps: frozenset[Square]
-    hqs: tuple[tuple[Square, ...], tuple[Square, ...]]
-    home: tuple[tuple[Square, ...], tuple[Square, ...]]
+    hqs: tuple[tuple[Square, ...], ...]  # per seat, its headquarters
+    home: tuple[tuple[Square, ...], ...]  # per seat, the posts of its half (or army area)
     stations: tuple[Square, ...] = ()
     access: frozenset[Square] = frozenset()
     mountains: tuple[tuple[float, float], ...] = ()
@@ -70,7 +70,7 @@ class Board:
 
     def owner_of_square(self, square: Square) -> int | None:
         """The player whose half holds the square (None for stations)."""
-        for player in (0, 1):
+        for player in range(len(self.home)):
             if square in self.home[player]:
                 return player
         return None
