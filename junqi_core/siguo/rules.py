@@ -47,8 +47,8 @@ def _mover(p: int, seat: int) -> int:
 
 # Per seat, per piece int: how it moves when it is that seat's piece (0: not, or never).
 _MOVER = tuple(tuple(_mover(p, seat) for p in range(256)) for seat in range(SEATS))
-# Per team, per piece int: a piece of the other team (one that team may attack).
-_ENEMY = tuple(tuple(bool(p) and SEAT_OF[p] & 1 != team for p in range(256)) for team in (0, 1))
+# Per seat, per piece int: a piece of the other team (one that seat may attack).
+_ENEMY = tuple(tuple(bool(p) and (SEAT_OF[p] ^ seat) & 1 for p in range(256)) for seat in range(4))
 
 
 def team_of(seat: int) -> int:
@@ -81,6 +81,7 @@ class SiguoPosition(Position):
         any(s in hq for hq in SIGUO_BOARD.hqs) for s in range(SIGUO_BOARD.size)
     )
     attackable: ClassVar[tuple[bool, ...]]
+    enemy: ClassVar[tuple[tuple[bool, ...], ...]] = _ENEMY  # per seat: the pieces it may attack
 
     __slots__ = ("out", "skips")
 
@@ -124,6 +125,9 @@ class SiguoPosition(Position):
     def piece_owner(self, p: int) -> int | None:
         return SEAT_OF[p]
 
+    def piece_of(self, kind: int, player: int) -> int:
+        return pc.seat_piece(kind, player)
+
     def is_out(self, seat: int) -> bool:
         return bool(self.out >> seat & 1)
 
@@ -144,7 +148,7 @@ class SiguoPosition(Position):
         if self.out >> player & 1:
             return
         mover_of = _MOVER[player]
-        enemy = _ENEMY[player & 1]
+        enemy = self.enemy[player]
         board = self.board
         road_steps = self.spec.road_steps
         rail_neighbours = self.spec.rail_neighbours
@@ -200,7 +204,7 @@ class SiguoPosition(Position):
         if self.out >> seat & 1:
             return False
         mover_of = _MOVER[seat]
-        enemy = _ENEMY[seat & 1]
+        enemy = self.enemy[seat]
         board = self.board
         neighbours = self.spec.neighbours
         frozen = self.frozen
