@@ -63,6 +63,7 @@ class Position:
     flag_kind: ClassVar[int]
     quiet_limit: ClassVar[int] = 100
     initial_swap: ClassVar[int] = 0
+    seats: ClassVar[int] = 2  # players (Siguo: four, in two teams)
     # Facts of the variant's pieces and rules that code above asks instead of its name:
     engineer_kind: ClassVar[int]  # the piece that turns corners along railways or lines
     mine_kind: ClassVar[int]  # the piece that never moves and is cleared by Engineers

@@ -530,7 +530,9 @@ def _build(variant_id: str, values: tuple[tuple[str, Any], ...]) -> Variant:
     return variant
 
 
-VARIANTS: dict[str, Variant] = {v: find_variant(v) for v in VARIANT_IDS}
+# Every game's standard Variant, built now so that each position class knows its Variant.
+ENGINE_VARIANTS: dict[str, Variant] = {v: find_variant(v) for v in BUILDERS}
+VARIANTS: dict[str, Variant] = {v: ENGINE_VARIANTS[v] for v in VARIANT_IDS}
 
 
 # --- the page's description ------------------------------------------------------------------

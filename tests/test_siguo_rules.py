@@ -293,3 +293,25 @@ def test_seeded_random_games_end_with_a_team_or_a_draw():
             assert position.team_out(result.winner ^ 1)
             assert not position.team_out(result.winner)
     assert sum(endings.values()) == 12
+
+
+def test_the_position_text_names_every_pieces_seat_and_round_trips():
+    from junqi_core.notation import NotationError, parse_position, position_text
+
+    position = start(8)
+    for move in position.legal_moves()[:3]:
+        position.push(move)
+    position.push(position.surrender_move(3))
+    text = position_text(position)
+    again = parse_position(text)
+    assert position_text(again) == text
+    assert again.board == position.board and again.out == position.out == 1 << 3
+    assert again.turn == position.turn and again.skips == position.skips
+    for bad in (
+        text.replace(" - ", " Q ").replace(" W ", " Q "),  # no seat Q
+        text.replace("/", "/1", 1),  # an area one post too long
+        text.rsplit(" ", 1)[0] + " 0,0,0",  # three skip counts
+        text.replace("sM", "xM", 1),  # no seat x
+    ):
+        with pytest.raises(NotationError):
+            parse_position(bad)

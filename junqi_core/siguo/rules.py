@@ -72,7 +72,7 @@ class SiguoPosition(Position):
     flag_in_hq = True
     combat = pc.BLIND_COMBAT  # a Landmine stays when it removes an attacker
     quiet_limit = 200
-    seats: ClassVar[int] = SEATS
+    seats = SEATS
     turn_step: ClassVar[int] = 1  # S -> E -> N -> W (counter-clockwise); 3 goes clockwise
     skip_limit: ClassVar[int] = 5  # the fifth skip (time-out or pass) puts a seat out
     slides = SIGUO_SLIDES
