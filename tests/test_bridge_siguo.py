@@ -97,3 +97,8 @@ def test_a_siguo_game_saves_and_restores_with_its_cpu_seats():
 def test_the_page_is_not_offered_siguo_yet():
     assert "siguo" not in call(op="version")["variants"]
     assert "siguo" not in call(op="variants")["variants"]
+
+
+def test_a_level_that_cannot_play_siguo_is_refused_clearly():
+    refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "hard"})
+    assert refused["error"]["code"] == "bad_level"
