@@ -1,30 +1,36 @@
 """Siguo's move generation against Classic's, in one run (the issue's aim: a Siguo position
 costs at most 3x a Classic one).
 
-Run: python bench/siguo_moves.py [--seconds S] [--positions N]
+Run: python bench/siguo_moves.py [--seconds S] [--positions N] [--pyodide]
 
 Both sides are timed on mid-game positions of seeded random games (Classic: 60 plies;
 Siguo: 120 plies, the same 30 turns per seat), interleaved so that a busy machine slows
 both alike.  Prints legal-move generations per second, push/pop pairs per second, and the
-ratio of Siguo's cost per position to Classic's.  Figures are CPython's; Pyodide is about
-2.2x slower on both (bench/cpu_page.py measures the page).
+ratio of Siguo's cost per position to Classic's.  `--pyodide` runs the same code in the
+page's Python (the npm package's Pyodide, in Node: the same WebAssembly as the browser's),
+after `npm ci`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from siguo_games import random_game as siguo_game
+from siguo_games import random_game as siguo_game  # noqa: E402
 
-from junqi_core.game import PLAY
-from junqi_core.rules import Position
-from junqi_core.selfplay import random_game
+from junqi_core.game import PLAY  # noqa: E402
+from junqi_core.rules import Position  # noqa: E402
+from junqi_core.selfplay import random_game  # noqa: E402
 
 
 def classic_positions(n: int) -> list[Position]:
@@ -69,12 +75,55 @@ def per_second(positions: list[Position], seconds: float) -> tuple[float, float]
     return generations, pairs / (time.perf_counter() - start)
 
 
+# Loads Pyodide in Node, copies the engine and this bench into its file system, runs it.
+_NODE = """
+const [pyodideDir, filesPath, argsJson] = process.argv.slice(1);
+const { readFileSync } = require("node:fs");
+const { pathToFileURL } = require("node:url");
+(async () => {
+  const { loadPyodide } = await import(pathToFileURL(pyodideDir + "/pyodide.mjs").href);
+  const py = await loadPyodide({ indexURL: pyodideDir + "/", stdout: console.log });
+  const files = JSON.parse(readFileSync(filesPath, "utf-8"));
+  for (const [name, text] of Object.entries(files)) {
+    py.FS.mkdirTree("/bench/" + name.split("/").slice(0, -1).join("/"));
+    py.FS.writeFile("/bench/" + name, text);
+  }
+  py.globals.set("argv", JSON.parse(argsJson));
+  py.runPython(`
+import sys
+sys.path[:0] = ["/bench", "/bench/tests"]
+sys.argv = ["siguo_moves.py", *argv]
+import runpy
+runpy.run_path("/bench/bench/siguo_moves.py", run_name="__main__")
+`);
+})().catch((err) => { console.error(err); process.exit(1); });
+"""
+
+
+def in_pyodide(argv: list[str]) -> None:
+    pyodide = ROOT / "node_modules" / "pyodide"
+    node = shutil.which("node")
+    if node is None or not (pyodide / "pyodide.mjs").exists():
+        raise SystemExit("--pyodide needs node and node_modules/pyodide (npm ci)")
+    names = [*ROOT.glob("junqi_core/**/*.py"), ROOT / "tests" / "siguo_games.py", Path(__file__)]
+    files = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in names}
+    listing = ROOT / "build" / "bench-files.json"
+    listing.parent.mkdir(exist_ok=True)
+    listing.write_text(json.dumps(files), encoding="utf-8")
+    subprocess.run([node, "-e", _NODE, str(pyodide), str(listing), json.dumps(argv)], check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pyodide", action="store_true", help="run in Pyodide (Node)")
     args = parser.parse_args()
+    if args.pyodide:
+        rest = [a for a in sys.argv[1:] if a != "--pyodide"]
+        return in_pyodide(rest)
+    print(f"Python {sys.version.split()[0]} ({sys.platform})")
     sides = {"classic": classic_positions(args.positions), "siguo": siguo_positions(args.positions)}
     for name, positions in sides.items():
         moves = sum(len(p.legal_moves()) for p in positions) / len(positions)

@@ -83,7 +83,7 @@ class SiguoPosition(Position):
     attackable: ClassVar[tuple[bool, ...]]
     enemy: ClassVar[tuple[tuple[bool, ...], ...]] = _ENEMY  # per seat: the pieces it may attack
 
-    __slots__ = ("out", "skips")
+    __slots__ = ("_witness", "out", "skips")
 
     def __init__(
         self,
@@ -99,6 +99,9 @@ class SiguoPosition(Position):
         super().__init__(board, turn, ply, quiet, swap, decided)
         self.out = out  # bit s set: seat s is out
         self.skips = list(skips)  # per seat, turns skipped so far (time-outs and passes)
+        # per seat, the last (post, neighbour) found to give it a move: checked first
+        # (a hint only, so push/pop need not keep it)
+        self._witness = [(0, 0)] * SEATS
 
     @classmethod
     def _tables(cls) -> None:
@@ -206,15 +209,21 @@ class SiguoPosition(Position):
         mover_of = _MOVER[seat]
         enemy = self.enemy[seat]
         board = self.board
-        neighbours = self.spec.neighbours
         frozen = self.frozen
         attackable = self.attackable
+        frm, t = self._witness[seat]
+        if mover_of[board[frm]] and not frozen[frm]:
+            q = board[t]
+            if not q or (enemy[q] and attackable[t]):
+                return True
+        neighbours = self.spec.neighbours
         for frm, p in enumerate(board):
             if not mover_of[p] or frozen[frm]:
                 continue
             for t in neighbours[frm]:
                 q = board[t]
                 if not q or (enemy[q] and attackable[t]):
+                    self._witness[seat] = (frm, t)
                     return True
         return False
 
