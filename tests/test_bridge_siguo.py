@@ -102,3 +102,9 @@ def test_the_page_is_not_offered_siguo_yet():
 def test_a_level_that_cannot_play_siguo_is_refused_clearly():
     refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "hard"})
     assert refused["error"]["code"] == "bad_level"
+
+
+def test_friend_play_refuses_siguo_with_a_clear_message():
+    refused = call(op="fair_host", variant="siguo")
+    assert refused["error"]["code"] == "bad_rules"
+    assert "two players" in refused["error"]["message"]
