@@ -37,6 +37,8 @@ class Board:
     access: frozenset[Square] = frozenset()
     mountains: tuple[tuple[float, float], ...] = ()
     bridges: tuple[tuple[Square, Square], ...] = ()
+    # Railway links drawn as quarter circles (Siguo's corners): (a, b, centre x, centre y)
+    curves: tuple[tuple[Square, Square, float, float], ...] = ()
     index: dict[str, Square] = field(init=False)
     # One-step neighbours along any connection (road or railway).
     neighbours: tuple[tuple[Square, ...], ...] = field(init=False)

@@ -596,6 +596,7 @@ def describe(variant: Variant | str) -> dict:
             "rails": [[names[a], names[b]] for a, b in board.rails],
             "mountains": [list(m) for m in board.mountains],
             "bridges": [[names[a], names[b]] for a, b in board.bridges],
+            "curves": [[names[a], names[b], x, y] for a, b, x, y in board.curves],
             "river": bool(board.bridges),
         },
         "pieces": [

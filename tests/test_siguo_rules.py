@@ -315,3 +315,15 @@ def test_the_position_text_names_every_pieces_seat_and_round_trips():
     ):
         with pytest.raises(NotationError):
             parse_position(bad)
+
+
+def test_the_four_corner_railways_are_drawn_round_the_corner_posts():
+    from junqi_core.variants import describe
+
+    curves = describe("siguo")["board"]["curves"]
+    assert len(curves) == 4
+    for a, b, x, y in curves:
+        assert (min(sq(a), sq(b)), max(sq(a), sq(b))) in BOARD.rails
+        corner = next(n for n in BOARD.names if n[0] == "C" and BOARD.coords[sq(n)] == (x, y))
+        assert {a, b} <= {BOARD.names[t] for t in BOARD.neighbours[sq(corner)]}
+    assert describe("classic")["board"]["curves"] == []

@@ -64,6 +64,9 @@ def _lines() -> list[list[str]]:
 
 
 LINES: tuple[tuple[str, ...], ...] = tuple(tuple(line) for line in _lines())
+# The corner railways: each army's a6 to the e6 of the army on its left, passing by (not
+# through) the centre post of that corner.
+ARCS = (("Sa6", "We6", "C31"), ("Wa6", "Ne6", "C11"), ("Na6", "Ee6", "C13"), ("Ea6", "Se6", "C33"))
 
 
 def _board() -> Board:
@@ -102,6 +105,10 @@ def _board() -> Board:
         hqs=tuple(tuple(index[f"{seat}{h}"] for h in ARMY_HQS) for seat in SEATS),
         home=tuple(tuple(index[f"{seat}{f}{r}"] for r in RANKS for f in FILES) for seat in SEATS),
         stations=tuple(index[n] for n in names if n[0] == "C"),
+        curves=tuple(
+            (index[a], index[b], *coords[index[around]])
+            for a, b, around in ARCS  # drawn round the centre's corner post they pass by
+        ),
     )
 
 
