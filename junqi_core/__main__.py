@@ -7,14 +7,16 @@ import json
 import sys
 
 from junqi_core.selfplay import selfplay, summary
-from junqi_core.variants import VARIANT_IDS
+from junqi_core.variants import BUILDERS, find_variant
+
+ENGINE_VARIANTS = sorted(BUILDERS)  # Siguo too: the engine plays it before the page offers it
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m junqi_core")
     commands = parser.add_subparsers(dest="command", required=True)
     sp = commands.add_parser("selfplay", help="play seeded random games and count outcomes")
-    sp.add_argument("--variant", choices=sorted(VARIANT_IDS), required=True)
+    sp.add_argument("--variant", choices=ENGINE_VARIANTS, required=True)
     sp.add_argument("--games", type=int, default=10)
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--json", action="store_true", help="print each game's result as JSON")
@@ -25,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         "layouts (Blind: the deal) kept on their seats; the interval and the SPRT count "
         "pairs.  --games N plays N unpaired games instead, sides alternating.",
     )
-    ar.add_argument("--variant", choices=sorted(VARIANT_IDS), required=True)
+    ar.add_argument("--variant", choices=ENGINE_VARIANTS, required=True)
     ar.add_argument(
         "--a",
         required=True,
@@ -64,8 +66,10 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(results))
             return 0
         print(f"{args.games} random {args.variant} games, seed {args.seed}")
+        teams = ("team S+N", "team E+W") if find_variant(args.variant).seats > 2 else None
         for (reason, winner), count in sorted(summary(results).items(), key=str):
-            who = "draw" if winner is None else f"player {winner} wins"
+            side = f"player {winner}" if teams is None or winner is None else teams[winner]
+            who = "draw" if winner is None else f"{side} wins"
             print(f"  {reason:<14} {who:<16} {count}")
         mean = sum(r["plies"] for r in results) / max(1, len(results))
         print(f"  mean length {mean:.0f} plies")

@@ -42,6 +42,7 @@ from junqi_core.notation import move_text
 from junqi_core.pieces import KIND_MASK
 from junqi_core.players import make_player
 from junqi_core.record import export_record, layout_from_json
+from junqi_core.variants import find_variant
 from junqi_core.views import event, view
 
 MAX_PLIES = 5000
@@ -75,27 +76,31 @@ def play_game(
     layouts: list | None = None,
     record: bool = False,
 ) -> dict:
-    """One game; levels[0] is side A, in seat `a_seat` (default index % 2).  `layouts`:
-    the layout of each seat (Classic, Gunjin), else the players deploy their own.
-    Returns the result, think times per side and the seats' layouts (and the record)."""
+    """One game; levels[0] is side A, in seat `a_seat` (default index % 2; with four
+    seats, A is the team of that seat: both its seats).  `layouts`: the layout of each
+    seat (Classic, Gunjin, Siguo), else the players deploy their own.  Returns the result,
+    think times per side and the seats' layouts (and the record)."""
     game_seed = deal_seed(seed, index)
     if a_seat is None:
         a_seat = index % 2
-    seat_level = {a_seat: levels[0], 1 - a_seat: levels[1]}
     game = Game(variant, seed=game_seed)
-    players = {s: new_player(variant, seat_level[s], s, game_seed * 2 + s) for s in (0, 1)}
+    seats = range(game.seats)
+    side = [0 if s % 2 == a_seat else 1 for s in seats]  # 0: A, 1: B (a team plays s, s + 2)
+    players = {
+        s: new_player(variant, levels[side[s]], s, game_seed * game.seats + s) for s in seats
+    }
     for player in players.values():
         if hasattr(player, "clock"):
             # the safety cap counts this process's CPU time, so that other programs
             # running on the machine do not change which moves are played
             player.clock = time.process_time
     if game.phase == SETUP:
-        for s in (0, 1):
+        for s in seats:
             if layouts is not None:
                 game.deploy(s, layouts[s])
             else:
                 game.deploy(s, layout_from_json(game, players[s].deploy(view(game, s))))
-    times: dict[int, list[float]] = {0: [], 1: []}
+    times: dict[int, list[float]] = {0: [], 1: []}  # per side
     cpu_times: dict[int, list[float]] = {0: [], 1: []}
     while game.phase == PLAY and game.position.ply < MAX_PLIES:
         seat = game.turn
@@ -103,10 +108,10 @@ def play_game(
         v = view(game, seat)
         t0, c0 = time.perf_counter(), time.process_time()
         choice = players[seat].choose(v, legal)
-        times[seat].append(time.perf_counter() - t0)
-        cpu_times[seat].append(time.process_time() - c0)
+        times[side[seat]].append(time.perf_counter() - t0)
+        cpu_times[side[seat]].append(time.process_time() - c0)
         entry = game.apply(seat, choice)
-        for s in (0, 1):
+        for s in seats:
             players[s].observe(event(game, entry, s))
     result = game.result
     winner = None if result is None else result.winner
@@ -117,16 +122,17 @@ def play_game(
         "score_a": score_a,
         "reason": "unfinished" if result is None else result.reason,
         "plies": game.position.ply,
-        "times_a": times[a_seat],
-        "times_b": times[1 - a_seat],
-        "cpu_a": cpu_times[a_seat],
-        "cpu_b": cpu_times[1 - a_seat],
+        "times_a": times[0],
+        "times_b": times[1],
+        "cpu_a": cpu_times[0],
+        "cpu_b": cpu_times[1],
         "layouts": [None if lay is None else dict(lay) for lay in game.layouts],
     }
     if game.variant.has_flips:
         out["first_flag"] = first_flag(game, a_seat)
     lost = early_losses(game)
-    out["early_a"], out["early_b"] = lost[a_seat], lost[1 - a_seat]
+    out["early_a"] = [x for s in seats if side[s] == 0 for x in lost[s]]
+    out["early_b"] = [x for s in seats if side[s] == 1 for x in lost[s]]
     if record:
         out["record"] = export_record(game)
     return out
@@ -168,7 +174,7 @@ def early_losses(game: Game, before: int = EARLY) -> list[list[str]]:
     Bomb, a mine, a Spy or a stronger piece took them).  Each as "ply: kind by kind"."""
     kinds = {k.kind: k for k in game.variant.kinds}
     top = game.variant.top_kinds
-    out: list[list[str]] = [[], []]
+    out: list[list[str]] = [[] for _ in range(game.seats)]
     for entry in game.history:
         if entry.ply >= before:
             break
@@ -475,12 +481,14 @@ def summary(
         lines.append(
             "  pairs by A's points of 2: " + ", ".join(f"{p / 2:g}: {points[p]}" for p in range(5))
         )
+        teams = find_variant(variant).seats > 2
         for seat in (0, 1):
             row = [g["score_a"] for g in games if g["a_seat"] == seat]
             if row:
                 w, d = row.count(1.0), row.count(0.5)
+                where = ("as team S+N", "as team E+W")[seat] if teams else f"in seat {seat}"
                 lines.append(
-                    f"  A in seat {seat}: {len(row)} games, W/D/L {w}/{d}/{len(row) - w - d}, "
+                    f"  A {where}: {len(row)} games, W/D/L {w}/{d}/{len(row) - w - d}, "
                     f"score {100 * sum(row) / len(row):.1f}%"
                 )
     endings: dict[str, Counter] = {}

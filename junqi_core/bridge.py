@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from junqi_core import __version__
-from junqi_core.deployment import DeploymentError, rotation_table
+from junqi_core.deployment import DeploymentError
 from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import NotationError, move_text, parse_square
 from junqi_core.players import LEVELS, Player, make_player
@@ -29,7 +29,14 @@ from junqi_core.replay import ALL, ReplayRefused, replay
 from junqi_core.selfplay import selfplay
 from junqi_core.share import LinkError, decode_link, encode_link, record_text
 from junqi_core.text import JsonRefused, load_json, quote
-from junqi_core.variants import VARIANT_IDS, RulesError, Variant, describe, find_variant
+from junqi_core.variants import (
+    ENGINE_VARIANTS,
+    VARIANT_IDS,
+    RulesError,
+    Variant,
+    describe,
+    find_variant,
+)
 from junqi_core.views import event, legal_targets, view
 
 API_VERSION = 1
@@ -37,6 +44,7 @@ MAX_REQUEST_CHARS = 2_000_000
 MAX_GAMES = 32
 MAX_SELFPLAY_GAMES = 50
 MAX_SEED = 2**53 - 1
+MAX_SEATS = max(v.seats for v in ENGINE_VARIANTS.values())
 
 
 class BridgeError(ValueError):
@@ -117,15 +125,20 @@ def _int(
     return value
 
 
-def _player(message: dict, key: str = "player", allow_public: bool = False) -> int | None:
+def _player(
+    message: dict, key: str = "player", allow_public: bool = False, seats: int = MAX_SEATS
+) -> int | None:
+    """A seat of a game of `seats` seats (or None for the public view, if allowed)."""
     value = message.get(key)
     if allow_public and value is None:
         return None
-    # exactly the ints 0 and 1: JSON 1.0, 0.0, -0.0 and true all compare equal to them
-    if type(value) is not int or value not in (0, 1):
+    # exactly the ints 0, 1 ...: JSON 1.0, 0.0, -0.0 and true all compare equal to them
+    if type(value) is not int or value not in range(seats):
+        numbers = [str(s) for s in range(seats)]
         raise BridgeError(
             "bad_player",
-            f"{key} must be 0 or 1" + (" (or null for the public view)" if allow_public else ""),
+            f"{key} must be {', '.join(numbers[:-1])} or {numbers[-1]}"
+            + (" (or null for the public view)" if allow_public else ""),
         )
     return value
 
@@ -135,7 +148,7 @@ def _person(
 ) -> int | None:
     """A seat a person plays (or None for the public view): nothing of a CPU's seat goes to
     the page, since the CPU reads its own view inside the engine."""
-    seat = _player(message, key, allow_public)
+    seat = _player(message, key, allow_public, session.game.seats)
     if seat in session.cpus:
         raise BridgeError("cpu_seat", f"seat {seat} is played by the CPU")
     return seat
@@ -158,10 +171,10 @@ def _square(game: Game, message: dict, key: str) -> int:
 def _variant(message: dict) -> Variant:
     """The rules a request names: `variant`, and optionally `preset` and `options`."""
     variant = message.get("variant")
-    if not isinstance(variant, str) or variant not in VARIANT_IDS:
+    if not isinstance(variant, str) or variant not in ENGINE_VARIANTS:
         raise BridgeError(
             "unknown_variant",
-            f"variant must be one of {', '.join(VARIANT_IDS)} (got {quote(variant)})",
+            f"variant must be one of {', '.join(ENGINE_VARIANTS)} (got {quote(variant)})",
         )
     return find_variant(variant, message.get("preset"), message.get("options"))
 
@@ -206,9 +219,9 @@ def op_new_game(message: dict) -> dict:
     # everything is checked before the game is stored: a refused request stores nothing
     variant = _variant(message)
     seed = _seed(message)
-    _player(message, "viewer", allow_public=True)  # its form, before any CPU is made
+    _player(message, "viewer", True, variant.seats)  # its form, before any CPU is made
     cpu = message.get("cpu", {})
-    if not isinstance(cpu, dict) or not set(cpu) <= {"0", "1"}:
+    if not isinstance(cpu, dict) or not set(cpu) <= {str(s) for s in range(variant.seats)}:
         raise BridgeError("bad_request", 'cpu must be an object like {"1": "medium"}')
     session = Session(Game(variant, seed=seed))
     for seat, level in sorted(cpu.items()):
@@ -218,8 +231,11 @@ def op_new_game(message: dict) -> dict:
             )
         # a CPU's layout and choices follow from its seed: without an explicit seed it is
         # drawn from secrets, and no reply ever carries it
-        cpu_seed = secrets.randbits(62) if seed is None else seed * 2 + int(seat)
-        session.cpus[int(seat)] = make_player(variant, level, int(seat), cpu_seed)
+        cpu_seed = secrets.randbits(62) if seed is None else seed * variant.seats + int(seat)
+        try:
+            session.cpus[int(seat)] = make_player(variant, level, int(seat), cpu_seed)
+        except ValueError as error:  # a level this game does not offer
+            raise BridgeError("bad_level", str(error)) from None
     viewer = _person(session, message, "viewer", allow_public=True)
     for seat, player in session.cpus.items():
         if session.game.deployment is not None:
@@ -293,9 +309,9 @@ def _set(game: Game, player: int, message: dict) -> None:
         layout = layout_from_json(game, message.get("layout"))
     except ValueError as error:
         raise BridgeError("bad_layout", str(error)) from None
-    if "from_player" in message and _player(message, "from_player") != player:
-        turn = rotation_table(game.board_spec)
-        layout = {turn[square]: kind for square, kind in layout.items()}
+    if "from_player" in message:
+        made_for = _player(message, "from_player", seats=game.seats)
+        layout = game.deployment.for_seat(layout, made_for, player)  # type: ignore[union-attr]
     game.set_draft(player, layout)
 
 
@@ -311,13 +327,23 @@ def op_act(message: dict) -> dict:
         raise BridgeError("bad_action", "action must be a short string such as 'c3-c4'")
     entries = [session.game.apply(player, action)]
     _notify(session, entries[-1])
-    opponent = 1 - player
-    if session.game.offer_by == player and opponent in session.cpus:
-        cpu = session.cpus[opponent]
-        answer = "accept" if cpu.answer_draw(view(session.game, opponent)) else "decline"
-        entries.append(session.game.apply(opponent, f"{answer}:{opponent}"))
-        _notify(session, entries[-1])
+    _cpus_answer(session, entries)
     return _reply(session, entries, player)
+
+
+def _cpus_answer(session: Session, entries: list) -> None:
+    """CPU seats answer a pending draw offer at once, in seat order, until one declines."""
+    game = session.game
+    for seat, cpu in sorted(session.cpus.items()):
+        if (
+            game.offer_by is None
+            or game.offer_by == seat
+            or "accept" not in game.meta_actions(seat)
+        ):
+            continue
+        answer = "accept" if cpu.answer_draw(view(game, seat)) else "decline"
+        entries.append(game.apply(seat, f"{answer}:{seat}"))
+        _notify(session, entries[-1])
 
 
 def op_cpu_act(message: dict) -> dict:
@@ -339,6 +365,10 @@ def op_cpu_act(message: dict) -> dict:
     if offer is not None and offer(view(game, seat)):
         entries.append(game.apply(seat, f"offer:{seat}"))
         _notify(session, entries[-1])
+        if game.seats > 2:  # the other CPU seats answer now; people, on their screens
+            _cpus_answer(session, entries)
+        if game.phase != PLAY:
+            return _reply(session, entries, viewer)
     legal = [move_text(game.board_spec, m) for m in game.legal_moves()]
     choice = cpu.choose(view(game, seat), legal)
     if choice not in legal:
@@ -377,6 +407,7 @@ def op_record_export(message: dict) -> dict:
 def op_record_import(message: dict) -> dict:
     viewer = _player(message, "viewer", allow_public=True)
     game = import_record(message.get("record"))
+    _player(message, "viewer", True, game.seats)
     game_id = _store(Session(game))
     return {"game": game_id, "view": view(game, viewer), "description": describe(game.variant)}
 
@@ -396,6 +427,7 @@ def op_link_import(message: dict) -> dict:
     viewer = _player(message, "viewer", allow_public=True)
     record = decode_link(message.get("link"))
     game = import_record(record)
+    _player(message, "viewer", True, game.seats)
     game_id = _store(Session(game))
     return {
         "game": game_id,
@@ -503,13 +535,13 @@ def op_restore(message: dict) -> dict:
         raise BridgeError("bad_save", f"the saved game is damaged: {error}") from None
     session = Session(game)
     cpus = save["cpus"]
-    if not isinstance(cpus, dict) or not set(cpus) <= {"0", "1"}:
+    if not isinstance(cpus, dict) or not set(cpus) <= {str(s) for s in range(game.seats)}:
         raise BridgeError("bad_save", "the saved game's CPU seats are damaged")
     for seat, cpu in sorted(cpus.items()):
         session.cpus[int(seat)] = _restored_cpu(game, int(seat), cpu, CPU_FIELDS[version])
     drafts = save["drafts"]
     if drafts is not None:
-        if not isinstance(drafts, list) or len(drafts) != 2 or game.deployment is None:
+        if not isinstance(drafts, list) or len(drafts) != game.seats or game.deployment is None:
             raise BridgeError("bad_save", "the saved game's setups are damaged")
         for seat, draft in enumerate(drafts):
             if draft is not None and game.layouts[seat] is None:

@@ -128,6 +128,19 @@ class DeploymentRules:
         table = mirror_table(self.board)
         return {table[s]: kind for s, kind in layout.items()}
 
+    def for_seat(self, layout: Layout, made_for: int, seat: int) -> Layout:
+        """A layout made for seat `made_for`, placed as `seat` would see it from its side:
+        each piece on the post of the same rank and file counted from that seat (half a
+        turn round the board with two seats)."""
+        if made_for == seat:
+            return dict(layout)
+        if len(self.board.home) == 2:
+            turn = rotation_table(self.board)
+            return {turn[square]: kind for square, kind in layout.items()}
+        own = {square: i for i, square in enumerate(self.board.home[made_for])}
+        theirs = self.board.home[seat]
+        return {theirs[own[square]]: kind for square, kind in layout.items() if square in own}
+
 
 @functools.cache
 def mirror_table(board: Board) -> tuple[int, ...]:

@@ -15,13 +15,13 @@ from junqi_core import notation
 from junqi_core import pieces as pc
 from junqi_core.deployment import DeploymentRules, Layout, blind_deal
 from junqi_core.moves import Move
-from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, FACE_DOWN, KIND_MASK, piece
+from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, FACE_DOWN, KIND_MASK
 from junqi_core.rules import Outcome, Position
 from junqi_core.variants import RulesError, Variant, find_variant
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 OFFER_WAIT_PLIES = 10
-META_ACTIONS = ("offer", "accept", "decline", "resign", "timeout")
+META_ACTIONS = ("offer", "accept", "decline", "resign", "timeout", "pass")
 
 
 class IllegalActionError(ValueError):
@@ -51,12 +51,17 @@ class Game:
     """One game of a variant, from deployment to the result."""
 
     def __init__(
-        self, variant: Variant | str, seed: int | None = None, deal: list[int] | None = None
+        self,
+        variant: Variant | str,
+        seed: int | None = None,
+        deal: list[int] | None = None,
+        first: int | None = None,
     ) -> None:
         """A new game under `variant`'s rules (a Variant, or a variant id for its standard
-        rules).  `seed` fixes the Blind deal and the first drafts (tests, records); without
-        one they come from `secrets`, so nothing the players see can predict them.  A Blind
-        `deal` (face-down piece ints per post, as `deal` holds after the game) replays one."""
+        rules).  `seed` fixes the Blind deal, the first drafts and a first player drawn by
+        lot (tests, records); without one they come from `secrets`, so nothing the players
+        see can predict them.  A Blind `deal` (face-down piece ints per post, as `deal`
+        holds after the game) replays one; `first` replays who moved first."""
         if isinstance(variant, str):
             try:
                 variant = find_variant(variant)
@@ -67,18 +72,28 @@ class Game:
         self.board_spec = variant.board
         self.seed = seed
         self.deployment: DeploymentRules | None = variant.deployment
-        self.layouts: list[Layout | None] = [None, None]
+        self.seats = seats = variant.seats
+        self.layouts: list[Layout | None] = [None] * seats
         # Setup: each player's layout being arranged before confirming (never shown to the other).
-        self.drafts: list[Layout | None] = [None, None]
+        self.drafts: list[Layout | None] = [None] * seats
         self.history: list[HistoryEntry] = []
         self.result: Outcome | None = None
         self.offer_by: int | None = None
-        self.last_offer_ply: list[int | None] = [None, None]
-        self.timeouts = [0, 0]
-        self.removed: list[list[int]] = [[], []]  # piece ints each player lost, in order
+        self.accepted: set[int] = set()  # with four seats, who has accepted the offer so far
+        self.last_offer_ply: list[int | None] = [None] * seats
+        self.timeouts = [0] * seats
+        self.removed: list[list[int]] = [[] for _ in range(seats)]  # pieces each lost, in order
         # Rule option "flag shown when the Field Marshal falls": whose flag is shown.
-        self.flag_shown = [False, False]
+        self.flag_shown = [False] * seats
+        # Four seats: who is out, and why (flag_captured, no_legal_move, skip_limit, surrender).
+        self.out: list[str | None] = [None] * seats
         self.draw_offers = variant.draw_offers
+        # The seat that moves first: the variant's, drawn by lot, or a record's.
+        if first is None:
+            first = variant.first_player
+            if first is None:
+                first = _rng(None if seed is None else seed * 7 + 3).randrange(seats)
+        self.first = first
         self.deal: list[int] | None = None
         if self.deployment is None:
             self.phase = PLAY
@@ -90,7 +105,8 @@ class Game:
             self.phase = SETUP
             self.position = self.position_class()
             self.drafts = [
-                self.random_layout(p, None if seed is None else seed * 2 + p) for p in (0, 1)
+                self.random_layout(p, None if seed is None else seed * seats + p)
+                for p in range(seats)
             ]
 
     @classmethod
@@ -99,8 +115,8 @@ class Game:
         game = cls(position.variant, seed=0)
         game.phase = PLAY
         game.position = position
-        game.layouts = [{}, {}]
-        game.drafts = [None, None]
+        game.layouts = [{} for _ in range(game.seats)]
+        game.drafts = [None] * game.seats
         game._check_end()
         return game
 
@@ -124,13 +140,15 @@ class Game:
         layout = self.drafts[player] if layout is None else layout
         self.deployment.validate(player, layout)  # type: ignore[arg-type]
         self.drafts[player] = self.layouts[player] = dict(layout)  # type: ignore[arg-type]
-        if self.layouts[0] is not None and self.layouts[1] is not None:
-            board = [0] * self.board_spec.size
+        if all(placed is not None for placed in self.layouts):
+            position = self.position_class(turn=self.first)
             for p, placed in enumerate(self.layouts):
                 for square, kind in placed.items():  # type: ignore[union-attr]
-                    board[square] = piece(kind, p)
-            self.position = self.position_class(board)
+                    position.board[square] = position.piece_of(kind, p)
+            self.position = position
             self.phase = PLAY
+            for seat, reason in position.settle():
+                self.out[seat] = reason
             self._check_end()
 
     def require_setup(self, player: int) -> None:
@@ -153,8 +171,8 @@ class Game:
         return self.position.legal_moves()
 
     def meta_actions(self, player: int) -> list[str]:
-        """The non-move actions open to a player right now."""
-        if self.phase == OVER:
+        """The non-move actions open to a player right now (none once they are out)."""
+        if self.phase == OVER or self.out[player]:
             return []
         actions = ["resign"]
         if self.phase != PLAY:
@@ -162,10 +180,12 @@ class Game:
         if self.draw_offers:
             if self.offer_by is None and self._may_offer(player):
                 actions.append("offer")
-            if self.offer_by == 1 - player:
+            if self.offer_by not in (None, player) and player not in self.accepted:
                 actions += ["accept", "decline"]
         if player == self.turn:
             actions.append("timeout")
+            if self.variant.pass_allowed:
+                actions.append("pass")
         return actions
 
     def _may_offer(self, player: int) -> bool:
@@ -185,7 +205,7 @@ class Game:
         if self.phase != PLAY:
             raise IllegalActionError("wrong_phase", f"no moves during {self.phase}")
         if player != self.turn:
-            raise IllegalActionError("not_your_turn", "it is the other player's turn")
+            raise IllegalActionError("not_your_turn", f"it is {self._whose_turn()} turn")
         try:
             move = notation.parse_move(self.board_spec, action)
         except notation.NotationError as error:
@@ -209,7 +229,18 @@ class Game:
             self._lose_piece(mover, entry)
         if entry.result and entry.result != DEFENDER_WINS:
             self._lose_piece(target, entry)
+        self._note_out(entry)
         return self._finish_ply(entry)
+
+    def _note_out(self, entry: HistoryEntry) -> None:
+        """Armies the last push took off the board (four seats): who, and why."""
+        gone = self.position.eliminated_by_last_push()
+        for seat, reason in gone:
+            self.out[seat] = reason
+        if gone:
+            entry.extra["out"] = gone
+            self.offer_by = None  # an elimination cancels a draw offer
+            self.accepted.clear()
 
     def _lose_piece(self, p: int, entry: HistoryEntry) -> None:
         owner = self.position.piece_owner(p)
@@ -224,7 +255,8 @@ class Game:
 
     def _finish_ply(self, entry: HistoryEntry) -> HistoryEntry:
         if self.offer_by is not None and self.offer_by != entry.player:
-            self.offer_by = None  # an unanswered offer lapses at the end of the opponent's turn
+            self.offer_by = None  # an unanswered offer lapses at the end of another's turn
+            self.accepted.clear()
             entry.extra["offer_lapsed"] = True
         self.history.append(entry)
         self._check_end()
@@ -236,28 +268,41 @@ class Game:
         if name not in self.meta_actions(player):
             raise IllegalActionError(f"cannot_{name}", self._meta_refusal(player, name))
         entry = HistoryEntry(self.position.ply, player, f"{name}:{player}")
-        if name == "resign":
+        teams = self.seats > 2  # four seats: one player leaving does not end the game
+        if name == "resign" and teams and self.phase == PLAY:
+            self.position.push(self.position.surrender_move(player))  # type: ignore[attr-defined]
+            self._note_out(entry)
             self.history.append(entry)
-            self._end(Outcome(1 - player, "resignation"))
+            self._check_end()
+        elif name == "resign":
+            self.history.append(entry)
+            self._end(Outcome(player % 2 ^ 1, "resignation"))  # the other side or team
         elif name == "offer":
             self.offer_by = player
+            self.accepted.clear()
             self.last_offer_ply[player] = self.position.ply
             self.history.append(entry)
         elif name == "decline":
             self.offer_by = None
+            self.accepted.clear()
             self.history.append(entry)
         elif name == "accept":
-            self.offer_by = None
+            self.accepted.add(player)
             self.history.append(entry)
-            self._end(Outcome(None, "agreed_draw"))
-        else:  # timeout: the turn passes and counts as a ply
-            entry.action = "timeout"
+            others = {s for s in range(self.seats) if not self.out[s]} - {self.offer_by}
+            if self.accepted >= others:
+                self.offer_by = None
+                self.accepted.clear()
+                self._end(Outcome(None, "agreed_draw"))
+        else:  # a time-out or a pass: the turn is skipped and counts as a ply
+            entry.action = name
             self.timeouts[player] += 1
             self.position.push(self.board_spec.move_code.PASS)
-            if self.timeouts[player] >= self.variant.max_timeouts:
+            if not teams and self.timeouts[player] >= self.variant.max_timeouts:
                 self.history.append(entry)
                 self._end(Outcome(1 - player, "timeouts"))
             else:
+                self._note_out(entry)
                 self._finish_ply(entry)
         return entry
 
@@ -272,6 +317,10 @@ class Game:
             return f"the same player may offer a draw again only after {OFFER_WAIT_PLIES} plies"
         if name in ("accept", "decline"):
             return "there is no draw offer from the opponent to answer"
+        if name == "pass":
+            if not self.variant.pass_allowed:
+                return f"passing is not part of {self.variant.name}"
+            return "only the player to move can pass, during play"
         if name == "timeout":
             return "only the player to move can run out of time, during play"
         return f"{name} is not possible now"
@@ -289,12 +338,20 @@ class Game:
         self.offer_by = None
 
     def _check_player(self, player: object) -> None:
-        if player not in (0, 1) or isinstance(player, bool):
-            raise IllegalActionError("bad_player", "player must be 0 or 1")
+        if player not in range(self.seats) or isinstance(player, bool):
+            seats = [str(s) for s in range(self.seats)]
+            raise IllegalActionError(
+                "bad_player", f"player must be {', '.join(seats[:-1])} or {seats[-1]}"
+            )
+
+    def _whose_turn(self) -> str:
+        if self.seats == 2:
+            return "the other player's"
+        return f"{self.variant.side_names[self.turn]}'s"
 
     def flag_square(self, player: int) -> int | None:
         """Where a player's flag stands (None once it is gone)."""
-        flag = piece(self.variant.flag_kind, self.position.colour_of(player) or 0)
+        flag = self.position.piece_of(self.variant.flag_kind, player)
         for square, p in enumerate(self.position.board):
             if p and p & ~FACE_DOWN == flag:
                 return square

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from junqi_core.moves import Move
-from junqi_core.pieces import COLOUR_BIT, FACE_DOWN, KIND_MASK, PieceKind, piece
+from junqi_core.pieces import COLOUR_BIT, FACE_DOWN, KIND_MASK, PieceKind, piece, seat_of
 from junqi_core.rules import Position
 from junqi_core.text import quote
 from junqi_core.topology import Board
-from junqi_core.variants import OPTIONS, RulesError, Variant, find_variant
+from junqi_core.variants import BUILDERS, OPTIONS, RulesError, Variant, find_variant
 
 
 class NotationError(ValueError):
@@ -107,6 +107,8 @@ def _letters(kinds: tuple[PieceKind, ...]) -> dict[str, int]:
 
 
 def position_text(position: Position) -> str:
+    if position.seats > 2:
+        return _seats_text(position)
     board = position.spec
     letter = {k.kind: k.letter for k in position.kinds}
     rows = []
@@ -149,6 +151,8 @@ def parse_position(text: str) -> Position:
         raise NotationError(
             "a position has 6 fields (variant ranks side quiet ply colours) and maybe rules"
         )
+    if fields and fields[0] in BUILDERS and find_variant(fields[0]).seats > 2:
+        return _parse_seats_text(fields)
     variant, ranks, side, quiet, ply, colours = fields[:6]
     rules = parse_rules(variant, fields[6] if len(fields) == 7 else "")
     cls = rules.position_class
@@ -197,3 +201,111 @@ def parse_position(text: str) -> Position:
     if not rules.has_flips and swap != 0:
         raise NotationError("in classic and gunjin player 0 plays colour 0 ('r')")
     return cls(cells, turn=int(side), ply=int(ply), quiet=int(quiet), swap=swap)
+
+
+# --- four seats (Siguo) -------------------------------------------------------------------
+#
+# "<variant> <posts> <turn> <quiet> <ply> <out> <skips> [<rules>]": <posts> lists each
+# seat's area (ranks 1 to 6, files a to e) and then the centre (C11 .. C33), in the board's
+# order, '/' between areas; a piece is its owner's seat letter in lower case and the
+# piece's letter ('sM': South's Field Marshal); a digit counts empty posts.  <turn> is a
+# seat letter, <out> the seats out ('-': none), <skips> each seat's skips ('0,2,0,0').
+
+SEAT_LETTERS = "SENW"
+
+
+def _area_slices(position: Position) -> list[list[int]]:
+    board = position.spec
+    areas = [list(home) for home in board.home]
+    return [*areas, list(board.stations)]
+
+
+def _seats_text(position: Position) -> str:
+    letter = {k.kind: k.letter for k in position.kinds}
+    areas = []
+    for area in _area_slices(position):
+        out, empty = [], 0
+        for square in area:
+            p = position.board[square]
+            if not p:
+                empty += 1
+                continue
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            out.append(SEAT_LETTERS[seat_of(p)].lower() + letter[p & KIND_MASK])
+        if empty:
+            out.append(str(empty))
+        areas.append("".join(out))
+    out_seats = "".join(SEAT_LETTERS[s] for s in range(position.seats) if position.is_out(s))  # type: ignore[attr-defined]
+    fields = [
+        position.variant_id,
+        "/".join(areas),
+        SEAT_LETTERS[position.turn],
+        str(position.quiet),
+        str(position.ply),
+        out_seats or "-",
+        ",".join(str(n) for n in position.skips),  # type: ignore[attr-defined]
+    ]
+    rules = rules_text(position.variant)  # type: ignore[arg-type]
+    if rules:
+        fields.append(rules)
+    return " ".join(fields)
+
+
+def _parse_seats_text(fields: list[str]) -> Position:
+    if len(fields) not in (7, 8):
+        raise NotationError(
+            "a four-seat position has 7 fields (variant posts turn quiet ply out skips) "
+            "and maybe rules"
+        )
+    variant, posts, turn, quiet, ply, out, skips = fields[:7]
+    rules = parse_rules(variant, fields[7] if len(fields) == 8 else "")
+    cls = rules.position_class
+    letters = _letters(cls.kinds)
+    seats = cls.seats
+    probe = cls()
+    areas = _area_slices(probe)
+    texts = posts.split("/")
+    if len(texts) != len(areas):
+        raise NotationError(f"a {variant} position has {len(areas)} areas, not {len(texts)}")
+    cells = [0] * cls.spec.size
+    for number, (area, text) in enumerate(zip(areas, texts, strict=True), 1):
+        column, i = 0, 0
+        while i < len(text):
+            if text[i].isdigit():
+                j = i
+                while j < len(text) and text[j].isdigit():
+                    j += 1
+                column += int(text[i:j])
+                i = j
+                continue
+            owner, kind = text[i].upper(), letters.get(text[i + 1 : i + 2])
+            if owner not in SEAT_LETTERS[:seats] or not text[i].islower() or kind is None:
+                raise NotationError(f"bad piece {text[i : i + 2]!r} in area {number}")
+            if column >= len(area):
+                raise NotationError(f"area {number} is too long")
+            cells[area[column]] = probe.piece_of(kind, SEAT_LETTERS.index(owner))
+            column += 1
+            i += 2
+        if column != len(area):
+            raise NotationError(f"area {number} must cover {len(area)} posts")
+    if turn not in SEAT_LETTERS[:seats]:
+        raise NotationError(f"the seat to move is one of {SEAT_LETTERS[:seats]}")
+    if not (quiet.isdigit() and ply.isdigit()):
+        raise NotationError("quiet and ply counters are whole numbers")
+    gone = "" if out == "-" else out
+    if not set(gone) <= set(SEAT_LETTERS[:seats]) or len(set(gone)) != len(gone):
+        raise NotationError("out: the letters of the seats out, or '-'")
+    counts = skips.split(",")
+    if len(counts) != seats or not all(c.isdigit() for c in counts):
+        raise NotationError(f"skips: {seats} whole numbers joined by ','")
+    out_mask = sum(1 << SEAT_LETTERS.index(s) for s in gone)
+    return cls(  # type: ignore[call-arg]
+        cells,
+        turn=SEAT_LETTERS.index(turn),
+        ply=int(ply),
+        quiet=int(quiet),
+        out=out_mask,
+        skips=[int(c) for c in counts],
+    )

@@ -2,6 +2,8 @@
 
 A piece on the board is one small int: bits 0-4 its kind, bit 5 its colour (0 red /
 player 1 of Gunjin, 1 blue / player 2), bit 6 set while it lies face down (Blind).
+Siguo's four seats keep bit 5 as the team (South and North 0, East and West 1) and add
+bit 7 for the second seat of a team (`seat_piece`), so a team reads like a colour.
 Combat is precomputed into `table[attacker_kind][defender_kind]`.
 """
 
@@ -53,6 +55,23 @@ COLOUR_OF: tuple[int, ...] = tuple(colour_of(p) for p in range(128))
 COLOUR_BITS: tuple[int, int] = (colour_bits(0), colour_bits(1))
 # A piece int without its face-down bit: its kind and colour.
 SIDE_AND_KIND = COLOUR_BIT | KIND_MASK
+
+# Four seats (Siguo): seat = team | half << 1, where the team is the colour bit.
+HALF_BIT = 128
+SEAT_BITS = COLOUR_BIT | HALF_BIT
+
+
+def seat_piece(kind: int, seat: int) -> int:
+    """The piece int of a `kind` belonging to Siguo seat 0..3 (S, E, N, W)."""
+    return kind | (COLOUR_BIT if seat & 1 else 0) | (HALF_BIT if seat & 2 else 0)
+
+
+def seat_of(p: int) -> int:
+    """The Siguo seat (0..3) of piece int p; its team is `seat & 1`."""
+    return (p >> 5) & 1 | (p >> 6) & 2
+
+
+SEAT_OF: tuple[int, ...] = tuple(seat_of(p) for p in range(256))
 
 
 # ---------------------------------------------------------------------------------------

@@ -120,6 +120,8 @@ def export_record(game: Game, meta: dict | None = None) -> dict:
         record["setups"] = [
             None if layout is None else layout_to_json(game, layout) for layout in game.layouts
         ]
+    if game.seats > 2:
+        record["first"] = game.first  # drawn by lot in most games: a replay needs it
     record["actions"] = game.actions_text()
     record["result"] = (
         None
@@ -198,7 +200,7 @@ def _check_v1(data: dict) -> Variant:
 
 
 def _check_v2(data: dict) -> Variant:
-    _check_fields(data, V2_FIELDS, {"seed", "deal", "setups", "meta"})
+    _check_fields(data, V2_FIELDS, {"seed", "deal", "setups", "meta", "first"})
     _check_rules_version(data["rules_version"])
     engine = data["engine"]
     if not isinstance(engine, str) or not 0 < len(engine) <= MAX_META_CHARS:
@@ -262,9 +264,15 @@ def _new_game(variant: Variant, data: dict) -> Game:
     if "seed" in data or "deal" in data:
         raise RecordError(f"a {variant.id} record has setups, not a seed or a deal")
     setups = data.get("setups")
-    if not isinstance(setups, list) or len(setups) != 2:
-        raise RecordError("setups must be a list of two layouts")
-    game = Game(variant, seed=0)
+    seats = variant.seats
+    if not isinstance(setups, list) or len(setups) != seats:
+        raise RecordError(f"setups must be a list of {'two' if seats == 2 else seats} layouts")
+    first = data.get("first")
+    if seats == 2 and "first" in data:
+        raise RecordError("a two-player record names no first player (player 0 begins)")
+    if seats > 2 and (type(first) is not int or first not in range(seats)):
+        raise RecordError(f"first is the seat that moved first, 0 to {seats - 1}")
+    game = Game(variant, seed=0, first=first)
     for player, setup in enumerate(setups):
         if setup is None:
             continue
@@ -281,7 +289,7 @@ def _actor(game: Game, action: str) -> int:
     """Moves and time-outs belong to the side to move; meta actions name their player."""
     name, _, arg = action.partition(":")
     if name in ("offer", "accept", "decline", "resign"):
-        if arg not in ("0", "1"):
+        if arg not in [str(seat) for seat in range(game.seats)]:
             raise RecordError(f"{quote(action)} must name its player, like '{name}:0'")
         return int(arg)
     return game.turn

@@ -16,7 +16,7 @@ from junqi_core.record import import_record
 from junqi_core.views import Event, Frame, event, frame
 
 ALL = "all"
-VIEWPOINTS: tuple[int | str, ...] = (0, 1, ALL)
+VIEWPOINTS: tuple[int | str, ...] = (0, 1, 2, 3, ALL)  # a seat (two or four), or everything
 MAX_REPLAY_ACTIONS = 5_000  # about 10 MB of frames; longer games are refused
 
 Viewpoint = int | Literal["all"]
@@ -43,7 +43,7 @@ def replay(record: Any, viewer: Viewpoint) -> Replay:
     """Every position of the record's game from `viewer`'s side (0, 1 or ALL).
     Raises RecordError for a record that does not load, ReplayRefused for the rest."""
     if viewer not in VIEWPOINTS or isinstance(viewer, bool):
-        raise ReplayRefused("bad_player", "viewer must be 0, 1 or 'all'")
+        raise ReplayRefused("bad_player", "viewer must be a seat (0, 1; 2, 3 in Siguo) or 'all'")
     actions = record.get("actions") if isinstance(record, dict) else None
     if isinstance(actions, list) and len(actions) > MAX_REPLAY_ACTIONS:  # before any work
         raise ReplayRefused("too_large", f"replays are limited to {MAX_REPLAY_ACTIONS} actions")
@@ -57,6 +57,10 @@ def replay(record: Any, viewer: Viewpoint) -> Replay:
         frames.append(frame(game, seat))
 
     game = import_record(record, on_step=None if viewer == ALL else step)
+    if viewer != ALL and viewer >= game.seats:  # (checked after the record loads: its seats)
+        raise ReplayRefused(
+            "bad_player", f"a {game.variant.name} game has seats 0 to {game.seats - 1}"
+        )
     if len(game.history) > MAX_REPLAY_ACTIONS:  # a record given as JSON text
         raise ReplayRefused("too_large", f"replays are limited to {MAX_REPLAY_ACTIONS} actions")
     if viewer == ALL:

@@ -63,6 +63,7 @@ class Position:
     flag_kind: ClassVar[int]
     quiet_limit: ClassVar[int] = 100
     initial_swap: ClassVar[int] = 0
+    seats: ClassVar[int] = 2  # players (Siguo: four, in two teams)
     # Facts of the variant's pieces and rules that code above asks instead of its name:
     engineer_kind: ClassVar[int]  # the piece that turns corners along railways or lines
     mine_kind: ClassVar[int]  # the piece that never moves and is cleared by Engineers
@@ -113,6 +114,19 @@ class Position:
     def piece_owner(self, p: int) -> int | None:
         """The player a piece int belongs to (None before Blind colours are fixed)."""
         return None if self.swap < 0 else pc.colour_of(p) ^ self.swap
+
+    def piece_of(self, kind: int, player: int) -> int:
+        """The piece int of a `kind` belonging to `player` (as its colour stands now)."""
+        return pc.piece(kind, self.colour_of(player) or 0)
+
+    def settle(self) -> list[tuple[int, str]]:
+        """Hook: at the start of play, who goes out before the first move (Siguo: a seat
+        with no legal move); two-player games end instead (`outcome`)."""
+        return []
+
+    def eliminated_by_last_push(self) -> list[tuple[int, str]]:
+        """Hook: (seat, reason) of each army the last push took off the board (Siguo)."""
+        return []
 
     def legal_moves(self, player: int | None = None) -> list[Move]:
         moves: list[Move] = []

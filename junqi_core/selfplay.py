@@ -17,7 +17,7 @@ def random_game(variant: str, seed: int, max_plies: int = MAX_PLIES) -> Game:
     rng = random.Random(seed)
     game = Game(variant, seed=seed)
     if game.phase == SETUP:
-        for player in (0, 1):
+        for player in range(game.seats):
             game.deploy(player, game.random_layout(player, rng.randrange(2**32)))
     while game.phase == PLAY and game.position.ply < max_plies:
         move = rng.choice(game.legal_moves())

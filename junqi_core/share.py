@@ -19,20 +19,33 @@ from typing import Any
 from junqi_core.game import Game
 from junqi_core.pieces import COLOUR_BIT, KIND_MASK, piece
 from junqi_core.record import MAX_ACTIONS, RecordError, export_record, import_record
-from junqi_core.variants import OPTIONS, VARIANT_IDS, Variant, find_variant
+from junqi_core.variants import ENGINE_VARIANTS, OPTIONS, Variant, find_variant
 
 LINK_VERSION = 1
 MAX_LINK_CHARS = 20_000
 CHECK_BYTES = 4
-ACTION_BITS = 12
+# The games a link may hold, by index (2 bits): the order is part of the format.
+LINK_VARIANTS = tuple(ENGINE_VARIANTS)
+ACTION_BITS = 16  # at most (two squares of the largest board)
 # what a link may inflate to: the checksum, rules and setups or deal (under 300 bytes),
 # and a record's most actions
 MAX_PAYLOAD_BYTES = CHECK_BYTES + 1_024 + (ACTION_BITS * MAX_ACTIONS + 7) // 8
-ESCAPE = 63  # a "from" square that no board has: the action is a meta action
-META_CODES = (
-    "timeout",
-    *(f"{name}:{p}" for name in ("offer", "accept", "decline", "resign") for p in (0, 1)),
-)
+META_NAMES = ("offer", "accept", "decline", "resign")
+
+
+def _meta_codes(seats: int) -> tuple[str, ...]:
+    """The actions that are not moves, numbered (with four seats also `pass`)."""
+    codes = ("timeout", *(f"{name}:{p}" for name in META_NAMES for p in range(seats)))
+    return (*codes, "pass") if seats > 2 else codes
+
+
+def _square_bits(variant: Variant) -> int:
+    """Bits per square: 6 on the two-player boards, 8 on Siguo's 129 posts."""
+    return max(1, (variant.board.size - 1).bit_length())
+
+
+def _choice_bits(option) -> int:
+    return max(2, (len(option.choices) - 1).bit_length())
 
 
 class LinkError(ValueError):
@@ -93,9 +106,9 @@ def encode_link(game: Game) -> str:
     variant = game.variant
     bits = _Bits()
     bits.put(LINK_VERSION, 4)
-    bits.put(VARIANT_IDS.index(variant.id), 2)
+    bits.put(LINK_VARIANTS.index(variant.id), 2)
     for option in OPTIONS[variant.id]:
-        bits.put(option.choices.index(variant.options[option.id]), 2)
+        bits.put(option.choices.index(variant.options[option.id]), _choice_bits(option))
     if variant.deployment is None:
         assert game.deal is not None
         for square in _deal_squares(variant):
@@ -103,18 +116,21 @@ def encode_link(game: Game) -> str:
             bits.put(p & KIND_MASK, 5)
             bits.put(1 if p & COLOUR_BIT else 0, 1)
     else:
-        for player in (0, 1):
+        for player in range(game.seats):
             layout = game.layouts[player]
             bits.put(layout is not None, 1)
             if layout is not None:
                 for square in _starting_squares(variant, player):
                     bits.put(layout[square], 5)
+    if game.seats > 2:
+        bits.put(game.first, 2)
     actions = game.actions_text()
     bits.put(len(actions), 16)
+    width = _square_bits(variant)
     for action in actions:
         frm, to = _action_pair(game, action)
-        bits.put(frm, 6)
-        bits.put(to, 6)
+        bits.put(frm, width)
+        bits.put(to, width)
     body = bits.to_bytes()
     check = hashlib.sha256(body).digest()[:CHECK_BYTES]
     packed = zlib.compress(check + body, 9)[2:-4]  # raw deflate: no zlib header or trailer
@@ -122,8 +138,9 @@ def encode_link(game: Game) -> str:
 
 
 def _action_pair(game: Game, action: str) -> tuple[int, int]:
-    if action in META_CODES:
-        return ESCAPE, META_CODES.index(action)
+    codes = _meta_codes(game.seats)
+    if action in codes:  # "from" a square no board has: the escape to a meta action
+        return (1 << _square_bits(game.variant)) - 1, codes.index(action)
     index = game.board_spec.index
     if action.startswith("flip:"):
         square = index[action[5:]]
@@ -153,17 +170,18 @@ def decode_link(text: Any) -> dict:
     if bits.get(4) != LINK_VERSION:
         raise LinkError("the link was made by another version of the game")
     variant_index = bits.get(2)
-    if variant_index >= len(VARIANT_IDS):
+    if variant_index >= len(LINK_VARIANTS):
         raise LinkError("the link names an unknown game")
-    variant_id = VARIANT_IDS[variant_index]
+    variant_id = LINK_VARIANTS[variant_index]
     options = {}
     for option in OPTIONS[variant_id]:
-        choice = bits.get(2)
+        choice = bits.get(_choice_bits(option))
         if choice >= len(option.choices):
             raise LinkError("the link names an unknown rule option")
         options[option.id] = option.choices[choice]
     variant = find_variant(variant_id, None, options)
-    record = export_record(Game(variant, seed=0))
+    blank = Game(variant, seed=0)
+    record = export_record(blank)
     names = variant.board.names
     letters = {k.kind: k.letter for k in variant.kinds}
     if variant.deployment is None:
@@ -179,7 +197,7 @@ def decode_link(text: Any) -> dict:
         )
     else:
         setups: list[dict | None] = []
-        for player in (0, 1):
+        for player in range(blank.seats):
             if not bits.get(1):
                 setups.append(None)
                 continue
@@ -191,20 +209,24 @@ def decode_link(text: Any) -> dict:
                 setup[names[square]] = letters[kind]
             setups.append(setup)
         record["setups"] = setups
+    if blank.seats > 2:
+        record["first"] = bits.get(2)
     count = bits.get(16)
     # the claimed count is checked before any action is read: a short link that claims
     # 65,535 actions costs nothing
+    width = _square_bits(variant)
     if count > MAX_ACTIONS:
         raise LinkError(f"the link claims {count} actions; a record holds at most {MAX_ACTIONS}")
-    if count * ACTION_BITS > bits.left():
+    if count * 2 * width > bits.left():
         raise LinkError("the link is cut short: it holds fewer actions than it claims")
     actions = []
+    escape, codes = (1 << width) - 1, _meta_codes(blank.seats)
     for _ in range(count):
-        frm, to = bits.get(6), bits.get(6)
-        if frm == ESCAPE:
-            if to >= len(META_CODES):
+        frm, to = bits.get(width), bits.get(width)
+        if frm == escape:
+            if to >= len(codes):
                 raise LinkError("the link holds an unknown action")
-            actions.append(META_CODES[to])
+            actions.append(codes[to])
         elif frm >= len(names) or to >= len(names):
             raise LinkError("the link names a square the board does not have")
         else:
@@ -245,7 +267,13 @@ def record_text(game: Game) -> str:
     ]
     lines.append(f"Rules: {preset}" + (f" ({', '.join(changed)})" if changed else ""))
     if game.result is not None:
-        who = "draw" if game.result.winner is None else f"{sides[game.result.winner]} wins"
+        winner = game.result.winner
+        if winner is None:
+            who = "draw"
+        elif game.seats > 2:  # the winner is a team: the seats winner and winner + 2
+            who = f"{sides[winner]} and {sides[winner + 2]} win"
+        else:
+            who = f"{sides[winner]} wins"
         lines.append(f"Result: {who} ({game.result.reason.replace('_', ' ')})")
     if variant.deployment is not None:
         for player, layout in enumerate(game.layouts):
@@ -266,5 +294,10 @@ def record_text(game: Game) -> str:
                 text += f" attacks {kind_name[entry.target & 31]}: {OUTCOME_WORDS[entry.result]}"
         else:
             text = entry.action.split(":")[0].replace("timeout", "runs out of time")
+            text = {"pass": "passes", "resign": "resigns" if game.seats == 2 else "surrenders"}.get(
+                text, text
+            )
+        for seat, reason in entry.extra.get("out", ()):
+            text += f"; {sides[seat]} is out ({reason.replace('_', ' ')})"
         lines.append(f"{number:>3}. {side}: {text}")
     return "\n".join(lines) + "\n"

@@ -31,12 +31,14 @@ class Board:
     roads: tuple[tuple[Square, Square], ...]
     rails: tuple[tuple[Square, Square], ...]
     camps: frozenset[Square]
-    hqs: tuple[tuple[Square, ...], tuple[Square, ...]]
-    home: tuple[tuple[Square, ...], tuple[Square, ...]]
+    hqs: tuple[tuple[Square, ...], ...]  # per seat, its headquarters
+    home: tuple[tuple[Square, ...], ...]  # per seat, the posts of its half (or army area)
     stations: tuple[Square, ...] = ()
     access: frozenset[Square] = frozenset()
     mountains: tuple[tuple[float, float], ...] = ()
     bridges: tuple[tuple[Square, Square], ...] = ()
+    # Railway links drawn as quarter circles (Siguo's corners): (a, b, centre x, centre y)
+    curves: tuple[tuple[Square, Square, float, float], ...] = ()
     index: dict[str, Square] = field(init=False)
     # One-step neighbours along any connection (road or railway).
     neighbours: tuple[tuple[Square, ...], ...] = field(init=False)
@@ -70,7 +72,7 @@ class Board:
 
     def owner_of_square(self, square: Square) -> int | None:
         """The player whose half holds the square (None for stations)."""
-        for player in (0, 1):
+        for player in range(len(self.home)):
             if square in self.home[player]:
                 return player
         return None

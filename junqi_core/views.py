@@ -134,10 +134,23 @@ def _sees_kind(game: Game, player: int | None, p: int) -> bool:
     if game.variant.public_face_up:
         return True  # Blind: face-up pieces are public
     owner = game.position.piece_owner(p)
-    if owner == player and player is not None:
+    if _sees_army(game, player, owner):  # type: ignore[arg-type]
         return True
-    # rule option: a player's flag is shown to both once their Field Marshal is gone
+    # rule option: a player's flag is shown to all once their Field Marshal is gone
     return game.flag_shown[owner] and p & KIND_MASK == game.variant.flag_kind
+
+
+def _sees_army(game: Game, player: int | None, owner: int) -> bool:
+    """Whether `player` knows every rank of `owner`'s army: its own; with four seats, its
+    partner's too under `team_open`, and every army's under `open` (rule options)."""
+    if player is None:
+        return game.variant.visibility == "open" and game.phase != SETUP
+    if owner == player:
+        return True
+    if game.phase == SETUP:
+        return False
+    visibility = game.variant.visibility
+    return visibility == "open" or (visibility == "team_open" and owner == player ^ 2)
 
 
 def _owner(game: Game, p: int) -> int | None:
@@ -153,7 +166,7 @@ def view(game: Game, player: int | None) -> View:
     board = board_view(game, player)
     history = [event(game, entry, player) for entry in game.history]
     last_move = next(([e["from"], e["to"]] for e in reversed(history) if e.get("to")), None)
-    return {
+    shown: View = {
         "variant": game.variant.id,
         "rules": game.variant.rules_json(),  # type: ignore[typeddict-item]
         "phase": game.phase,
@@ -165,7 +178,7 @@ def view(game: Game, player: int | None) -> View:
         "colours": _colours(game),
         "deployed": [layout is not None for layout in game.layouts],
         "board": board,
-        "lost": [_lost(game, player, p) for p in (0, 1)],
+        "lost": [_lost(game, player, p) for p in range(game.seats)],
         "flags_shown": list(game.flag_shown),
         "history": history,
         "last_move": last_move,
@@ -175,9 +188,25 @@ def view(game: Game, player: int | None) -> View:
         "dests": dests(game, player),
         "result": _result(game),
     }
+    if game.seats > 2:
+        shown.update(_seats(game))  # type: ignore[typeddict-item]
+    return shown
+
+
+def _seats(game: Game) -> dict:
+    """What a game of four seats adds (all public): the seats, who is out and why, who
+    moved first, who has accepted the draw offer so far."""
+    return {
+        "seats": game.seats,
+        "out": list(game.out),
+        "first": game.first,
+        "accepted": sorted(game.accepted),
+    }
 
 
 def _colours(game: Game) -> list[str] | None:
+    if game.seats > 2:
+        return list(game.variant.colours or ())
     swap = game.position.swap
     return None if swap < 0 else [COLOUR_NAMES[swap], COLOUR_NAMES[1 - swap]]
 
@@ -194,7 +223,7 @@ def board_view(game: Game, player: int | None) -> dict[str, Cell]:
     position = game.position
     board: dict[str, dict] = {}
     if game.phase == SETUP:
-        for seat in (0, 1):
+        for seat in range(game.seats):
             if seat == player and game.drafts[seat] is not None:
                 for square, kind in game.drafts[seat].items():  # type: ignore[union-attr]
                     board[names[square]] = {"owner": seat, "kind": kinds[kind], "down": False}
@@ -219,15 +248,15 @@ def frame(game: Game, player: int | None, everything: bool = False) -> Frame:
     the actions.  `everything` shows every piece (a finished game's replay: public then)."""
     position = game.position
     if game.phase == SETUP:  # the confirmed layouts only (a replay has no drafts)
-        board = _layouts(game, (0, 1) if everything else (player,))
+        board = _layouts(game, tuple(range(game.seats)) if everything else (player,))
     elif everything:
         board = _board_everything(game)
     else:
         board = board_view(game, player)
-    lost = [_lost(game, player, p, everything) for p in (0, 1)]
+    lost = [_lost(game, player, p, everything) for p in range(game.seats)]
     last = next((e for e in reversed(game.history) if e.frm is not None and e.frm != e.to), None)
     names = game.board_spec.names
-    return {
+    shown: Frame = {
         "ply": position.ply,
         "phase": game.phase,
         "turn": position.turn if game.phase == PLAY else None,
@@ -242,6 +271,9 @@ def frame(game: Game, player: int | None, everything: bool = False) -> Frame:
         "timeouts": list(game.timeouts),
         "result": _result(game),
     }
+    if game.seats > 2:
+        shown.update(_seats(game))  # type: ignore[typeddict-item]
+    return shown
 
 
 def _layouts(game: Game, shown: tuple) -> dict[str, Cell]:
@@ -274,7 +306,12 @@ def _lost(game: Game, viewer: int | None, loser: int, everything: bool = False) 
     """Pieces a player has lost: by name if the viewer knows them, else a count."""
     pieces = game.removed[loser]
     kinds = _kind_ids(game)
-    known = everything or game.phase == OVER or game.variant.public_face_up or viewer == loser
+    known = (
+        everything
+        or game.phase == OVER
+        or game.variant.public_face_up
+        or _sees_army(game, viewer, loser)
+    )
     return {
         "count": len(pieces),
         "kinds": [kinds[p & KIND_MASK] for p in pieces] if known else None,
@@ -310,6 +347,8 @@ def event(game: Game, entry: HistoryEntry, player: int | None) -> Event:
                 if _sees_kind(game, player, entry.target)
                 else None,
             }
+            if game.seats > 2:  # whose piece was attacked (the attacker's is `player`)
+                out["combat"]["against"] = game.position.piece_owner(entry.target)  # type: ignore[typeddict-unknown-key]
     if entry.extra.get("flag_shown"):
         out["flag_shown"] = [
             {"player": owner, "square": None if square is None else names[square]}
@@ -317,6 +356,8 @@ def event(game: Game, entry: HistoryEntry, player: int | None) -> Event:
         ]
     if entry.extra.get("offer_lapsed"):
         out["offer_lapsed"] = True
+    if entry.extra.get("out"):  # armies that left the board (their ranks stay hidden)
+        out["out"] = [{"player": seat, "reason": reason} for seat, reason in entry.extra["out"]]
     return out
 
 

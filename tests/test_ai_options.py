@@ -22,10 +22,10 @@ from junqi_core.notation import move_text, parse_move
 from junqi_core.players import LEVELS
 from junqi_core.record import layout_from_json
 from junqi_core.selfplay import random_game
-from junqi_core.variants import PRESETS, Variant, find_variant
+from junqi_core.variants import PRESETS, VARIANT_IDS, Variant, find_variant
 from junqi_core.views import view
 
-PRESET_CASES = [(v, p.id) for v, presets in PRESETS.items() for p in presets]
+PRESET_CASES = [(v, p.id) for v in VARIANT_IDS for p in PRESETS[v]]
 CPU_LEVELS = ("easy", "medium", "hard")
 HARD_NODES = 25_000  # Hard's own search, on a budget that keeps these tests short
 

@@ -101,7 +101,7 @@ def test_no_import_circle():
     assert circles == []
 
 
-DATA = {"junqi_core.topology", "junqi_core.pieces", "junqi_core.moves"}
+DATA = {"junqi_core.topology", "junqi_core.pieces", "junqi_core.moves", "junqi_core.siguo.board"}
 
 
 def test_boards_pieces_and_moves_are_data_that_import_only_each_other():
@@ -146,7 +146,7 @@ def test_only_the_command_line_reaches_the_bridge_and_the_arena():
     assert users <= {"junqi_core.__main__"}
 
 
-VARIANT_IDS = {"classic", "blind", "gunjin"}
+VARIANT_IDS = {"classic", "blind", "gunjin", "siguo"}
 
 
 def variant_checks(name: str) -> list[str]:

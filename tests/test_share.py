@@ -326,3 +326,30 @@ def test_a_version_1_save_still_restores_and_has_no_cpu_state():
     old = {**save, "version": 1, "cpus": {"1": cpu}}
     assert ok(op="restore", save=old, viewer=0)["summary"]["cpus"] == {"1": "random"}
     assert call(op="restore", save={**old, "cpus": save["cpus"]})["error"]["code"] == "bad_save"
+
+
+def test_a_siguo_game_travels_in_a_link_and_reads_as_a_move_list():
+    """Four setups, the first seat, squares of a 129-post board, passes and surrenders:
+    the link decodes to the same record; the move list names the winning team."""
+    import random
+
+    from junqi_core.game import PLAY, Game
+    from junqi_core.notation import move_text
+
+    rng = random.Random(5)
+    game = Game(find_variant("siguo", "partners"), seed=5)
+    for seat in range(4):
+        game.deploy(seat)
+    while game.phase == PLAY:
+        seat = game.turn
+        if rng.random() < 0.01:
+            game.apply(seat, "pass")
+        elif rng.random() < 0.003:
+            game.apply(seat, "resign")
+        else:
+            game.apply(seat, move_text(game.board_spec, rng.choice(game.legal_moves())))
+    record = export_record(game)
+    assert decode_link(encode_link(game)) == {**record, "engine": record["engine"]}
+    text = record_text(game)
+    team = ("South and North", "East and West")[game.result.winner]
+    assert f"Result: {team} win" in text and " is out (" in text

@@ -36,7 +36,7 @@ from junqi_core.fair.facts import Conduct
 from junqi_core.fair.link import ENGINE, PeerStep, check_clock, in_game, post, taken_notice
 from junqi_core.fair.messages import Hello, MessageError
 from junqi_core.fair.saved import check_saved
-from junqi_core.fair.shadow import RulesRefused
+from junqi_core.fair.shadow import RulesRefused, variant_of
 from junqi_core.fair.state import ClockRules, GameState, Match, Nonces, PeerState
 from junqi_core.fair.step import Step
 from junqi_core.text import JsonRefused, load_json
@@ -84,6 +84,7 @@ class FairPeer:
             rules = find_variant(variant, preset, options).rules_json()
         except RulesError as error:
             raise RulesRefused(str(error)) from None
+        variant_of(rules)  # what the guest will check (a game of two players, say)
         check_clock(clock)
         clock_rules = None if clock is None else from_json(ClockRules, clock)
         nonce = secrets.token_hex(32)

@@ -35,6 +35,8 @@ def variant_of(rules: object) -> Variant:
         variant = variant_from_rules(rules)
     except RulesError as error:
         raise RulesRefused(str(error)) from None
+    if variant.seats != 2:  # the protocol deals, commits and audits between two pages
+        raise RulesRefused(f"friend play is for two players: {variant.name} is not offered yet")
     # exactly as the host wrote them: every option, and the preset they make (or null)
     options = rules["options"]
     if not isinstance(options, dict) or set(options) != set(variant.options):
