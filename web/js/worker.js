@@ -435,8 +435,9 @@ function unpackWheel(bytes) {
 
 // The engine's modules that the bridge needs, in the order CPython finished importing them
 // (build.py lists them): imported one by one so the page sees the count move. The rest
-// (friend play, the deduction notes) are imported from the unpacked files when first used:
-// half the import time is theirs, and most visits never use them. A module that cannot load
+// (friend play, the deduction notes) are not in the wheel: they come after ready (below)
+// and are imported when first used: half the import time is theirs, and most visits never
+// use them. A module that cannot load
 // here is skipped with a warning; the bridge itself is checked after.
 function importEngine(config) {
   const names = config.engineModules?.length ? config.engineModules : ["junqi_core.bridge"];
