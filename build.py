@@ -24,6 +24,7 @@ import argparse
 import base64
 import csv
 import functools
+import gzip
 import hashlib
 import http.server
 import importlib.util
@@ -110,18 +111,56 @@ const { pathToFileURL } = require("node:url");
   const py = await loadPyodide({ indexURL: pyodideDir + "/" });
   py.globals.set("sources_json", readFileSync(sourcesPath, "utf-8"));
   writeFileSync(outPath, py.runPython(`
-import base64, json, os, py_compile
+import ast, base64, importlib.util, json, types
+from importlib._bootstrap_external import _code_to_hash_pyc
+
+def without_docstrings(tree):
+    # Module and function docstrings go (nothing reads __doc__); class docstrings stay, as
+    # a dataclass without one would make its own at import time. Asserts stay.
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            first = body[0].value if body and isinstance(body[0], ast.Expr) else None
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                node.body = body[1:] or [ast.copy_location(ast.Pass(), body[0])]
+    return tree
+
+def varint(value, out):
+    while value >= 64:
+        out.append(64 | (value & 63))
+        value >>= 6
+    out.append(value)
+
+def lines_only(code):
+    # The same line numbers (tracebacks name the line) without the columns, which are most
+    # of a line table: entries "no column" (code 13) and "no location" (code 15).
+    table, previous = bytearray(), code.co_firstlineno
+    for start, end, line in code.co_lines():
+        units = (end - start) // 2
+        while units > 0:
+            n = min(units, 8)
+            units -= n
+            if line is None:
+                table.append(0x80 | (15 << 3) | (n - 1))
+            else:
+                table.append(0x80 | (13 << 3) | (n - 1))
+                delta = line - previous
+                varint(-delta << 1 | 1 if delta < 0 else delta << 1, table)
+                previous = line
+    consts = tuple(lines_only(c) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    slim = code.replace(co_linetable=bytes(table), co_consts=consts)
+    if list(slim.co_lines()) != list(code.co_lines()):
+        raise ValueError("line table rewritten wrongly in " + code.co_qualname)
+    return slim
+
 out = {}
 for arc, text in sorted(json.loads(sources_json).items()):
-    path = "/tmp/wheel/" + arc
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(base64.b64decode(text))
-    cfile = path[:-3] + ".pyc"  # in place of the source: Python imports it as it is
-    py_compile.compile(path, cfile=cfile, dfile=arc, doraise=True,
-                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-    with open(cfile, "rb") as f:
-        out[os.path.relpath(cfile, "/tmp/wheel")] = base64.b64encode(f.read()).decode()
+    source = base64.b64decode(text)
+    tree = without_docstrings(ast.parse(source, arc))
+    code = lines_only(compile(tree, arc, "exec", dont_inherit=True))
+    # hash-based, unchecked (no timestamp): the same bytes each build; in place of the source
+    pyc = _code_to_hash_pyc(code, importlib.util.source_hash(source), checked=False)
+    out[arc[:-3] + ".pyc"] = base64.b64encode(pyc).decode()
 json.dumps(out)
 `));
 })().catch((err) => { console.error(err); process.exit(1); });
@@ -173,7 +212,9 @@ def build_wheel(
     """Write a pure-Python wheel of the project; same sources -> same bytes. The modules
     named in `compiled` go in as bytecode for Pyodide's Python instead of source (the page's
     wheel: the modules the worker imports before the engine answers, so a first visit
-    does not compile them; the rest stay source, smaller to download)."""
+    does not compile them), and every other module goes, as source, into a second archive
+    beside it (`later_archive`): the worker fetches that after the engine is ready, so a
+    first visit waits only for what the start imports."""
     project = read_project()
     name = project["name"].replace("-", "_")
     version = project["version"]
@@ -190,7 +231,9 @@ def build_wheel(
         if pyodide_pkg is None:
             raise ValueError("build_wheel: compiling modules needs Pyodide's package")
         arcs = {module_file(module, files) for module in compiled}
-        files.update(pyodide_bytecode(pyodide_pkg, {arc: files.pop(arc) for arc in arcs}))
+        startup = pyodide_bytecode(pyodide_pkg, {arc: files.pop(arc) for arc in arcs})
+        later = files
+        files = startup
 
     dist_info = f"{name}-{version}.dist-info"
     meta = [
@@ -222,12 +265,22 @@ def build_wheel(
 
     out_dir.mkdir(parents=True, exist_ok=True)
     wheel = out_dir / f"{name}-{version}-py3-none-any.whl"
+    if compiled:
+        with zipfile.ZipFile(later_archive(wheel), "w") as zf:
+            for arc in sorted(later):
+                zf.writestr(_zip_info(arc, epoch), later[arc], compresslevel=9)
     with zipfile.ZipFile(wheel, "w") as zf:
         # Package files first, sorted; dist-info last with RECORD at the very end.
         record_last = lambda a: (a.startswith(dist_info), a == f"{dist_info}/RECORD", a)  # noqa: E731
         for arc in sorted(files, key=record_last):
             zf.writestr(_zip_info(arc, epoch), files[arc], compresslevel=9)
     return wheel
+
+
+def later_archive(wheel: Path) -> Path:
+    """The page wheel's second archive: the modules the start does not import, as source
+    (a zip to unpack into site-packages as it is)."""
+    return wheel.with_name(wheel.name.split("-py3-")[0] + "-later.zip")
 
 
 # --------------------------------------------------------------------------- inputs
@@ -561,6 +614,10 @@ def build(out: Path = DIST) -> dict:
         "wheelURL": f"{assets_rel}/py/{game_wheel.name}",
         "wheelIntegrity": f"sha256-{base64.b64encode(bytes.fromhex(wheel_sha256)).decode()}",
         "engineModules": startup,
+        # The engine's other modules (friend play, the notes, ...), as source: fetched by the
+        # worker once the engine is ready, checked against this sha256 before unpacking.
+        "laterURL": f"{assets_rel}/py/{later_archive(game_wheel).name}",
+        "laterSha256": sha256_file(later_archive(tmp / assets_rel / "py" / game_wheel.name)),
         "downloads": downloads,
         # Friend games "over the internet": the STUN server(s) the page names to the player
         # and asks, only when the player chooses that (docs/fair-play.md, "The page").
@@ -626,6 +683,33 @@ def build(out: Path = DIST) -> dict:
     total = sum(f["bytes"] for f in files.values())
     log(f"built {out} version {version}: {len(files)} files, {total / 1e6:.1f} MB")
     return manifest
+
+
+# --------------------------------------------------------------------------- first visit
+
+# What a first visit costs (bench/bytes.py prints it, tests/browser/test_site.py keeps it):
+# every file the page fetches until the engine is ready, at its gzip -9 size (as hosts
+# send it; the wheel and the zip barely shrink), ours against Pyodide's. Ours may be at
+# most this share of Pyodide's: on a slow line each byte is waited for.
+FIRST_VISIT_SHARE = 0.05
+LINES = {"slow, 1.5 Mbit/s": 1.5e6, "fast, 50 Mbit/s": 50e6}  # bits per second
+
+
+def first_visit_bytes(root: Path, fetched) -> dict[str, dict[str, int]]:
+    """{"ours": {file: gzip bytes}, "pyodide": {...}} for these site-relative paths (a
+    server log's; "" or "/" is index.html); each file counted once."""
+    parts: dict[str, dict[str, int]] = {"ours": {}, "pyodide": {}}
+    for rel in dict.fromkeys(r.lstrip("/") or "index.html" for r in fetched):
+        path = root / rel
+        if path.is_file():
+            side = "pyodide" if rel.startswith("pyodide/") else "ours"
+            parts[side][rel] = len(gzip.compress(path.read_bytes(), 9))
+    return parts
+
+
+def line_seconds(n_bytes: int, bits_per_second: float) -> float:
+    """Time to move these bytes over a line of this speed (no round trips counted)."""
+    return n_bytes * 8 / bits_per_second
 
 
 # --------------------------------------------------------------------------- serve

@@ -334,11 +334,13 @@ def main() -> int:
     ours_total = wheel + page
     ours_gz = own_gz[manifest["wheel"]] + page_gz
     print(
-        f"our own files in dist: game wheel {kb(wheel)} + page {kb(page)} ({len(own) - 2} files) "
+        f"our own files in dist: game wheel {kb(wheel)} + page and the engine's later archive "
+        f"{kb(page)} ({len(own) - 2} files) "
         f"= {kb(ours_total)}; gzip -9 as hosts send them: {kb(ours_gz)}"
     )
     print(f"  plus micropip wheel {kb(micropip)} (Pyodide's installer: in the lock, not loaded)")
     print("  plus, kept in the browser after a first visit: the engine snapshot (about 30 MB)")
+    print("  (what a first visit fetches before the engine is ready: python3 bench/bytes.py)")
     print(
         f"aim: ours under 300 KB: {'ok' if ours_total < 300 * 1024 else 'OVER'} raw, "
         f"{'ok' if ours_gz < 300 * 1024 else 'OVER'} gzip"

@@ -37,14 +37,19 @@ def test_wheel_is_reproducible_and_complete(tmp_path):
 
 
 def test_the_pages_wheel_holds_its_startup_modules_as_bytecode(dist):
-    """The modules the worker imports before the engine answers are in the page's wheel as
-    hash-based bytecode in place of their source (a first visit does not compile them);
-    every other module is there as source. Browser tests boot the engine from this wheel."""
+    """The page's wheel holds the modules the worker imports before the engine answers, as
+    hash-based bytecode without docstrings (a first visit does not compile them, and
+    downloads less); every other module is source in the second archive, which the worker
+    fetches after ready. Browser tests boot the engine from these two."""
     manifest = json.loads((dist / "build.json").read_text())
     info = (dist / manifest["assets"] / "js" / "build-info.js").read_text()
-    startup = json.loads(info[info.index("{") : info.rindex("}") + 1])["engineModules"]
+    info = json.loads(info[info.index("{") : info.rindex("}") + 1])
+    startup = info["engineModules"]
     assert "junqi_core.bridge" in startup and "junqi_core.rules" in startup
     (wheel,) = (dist / manifest["assets"] / "py").glob("junqi_core-*.whl")
+    later = build.later_archive(wheel)
+    assert info["laterURL"] == f"{manifest['assets']}/py/{later.name}"
+    assert info["laterSha256"] == hashlib.sha256(later.read_bytes()).hexdigest()
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         compiled = {n for n in names if n.endswith(".pyc")}
@@ -55,8 +60,16 @@ def test_the_pages_wheel_holds_its_startup_modules_as_bytecode(dist):
             flags = int.from_bytes(zf.read(pyc)[4:8], "little")
             assert flags == 0b01  # hash-based, unchecked: no timestamp, same bytes each build
         assert len(compiled) == len(startup)
-    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "junqi_core").rglob("*.py")}
-    assert sources == {n for n in names if n.endswith(".py")} | {n[:-1] for n in compiled}
+        assert not [n for n in names if n.endswith(".py")]
+        bridge = zf.read("junqi_core/bridge.pyc")
+        assert b"never raises" not in bridge  # handle()'s docstring: function docstrings go
+        assert b"junqi_core/bridge.py" in bridge  # tracebacks still name the file
+    with zipfile.ZipFile(later) as zf:
+        sources = set(zf.namelist())
+        assert {"junqi_core/fair/__init__.py", "junqi_core/ai/notes.py"} <= sources
+    every = {p.relative_to(ROOT).as_posix() for p in (ROOT / "junqi_core").rglob("*.py")}
+    assert every == sources | {n[:-1] for n in compiled}
+    assert not sources & {n[:-1] for n in compiled}
 
 
 def test_bytecode_for_pyodide_is_the_same_from_two_fresh_interpreters(tmp_path, monkeypatch):

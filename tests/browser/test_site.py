@@ -100,6 +100,42 @@ def test_works_under_a_sub_path(site, serve):
     assert all(status in (200, 304) for _, status in server.requests), server.requests
 
 
+def test_a_first_visit_fetches_at_most_five_percent_of_pyodides_bytes_of_our_own(site, serve, dist):
+    """Until the engine is ready, a first visit fetches Pyodide and our own files; ours
+    (gzip, as hosts send them) stay within build.FIRST_VISIT_SHARE of Pyodide's, so a slow
+    line waits little for them (bench/bytes.py prints the same with the times)."""
+    server = serve()
+    page = site.open(server.url)
+    ready = page.evaluate(
+        "(performance.timeOrigin + performance.getEntriesByName('junqi-ready')[0].startTime) / 1000"
+    )
+    fetched = [rel for rel, _, _, at in server.log if at <= ready]
+    parts = build.first_visit_bytes(dist, fetched)
+    ours, pyodide = sum(parts["ours"].values()), sum(parts["pyodide"].values())
+    assert "pyodide/314.0.7/pyodide.asm.wasm" in parts["pyodide"]
+    assert any(rel.endswith(".whl") for rel in parts["ours"])  # the engine's wheel counts
+    assert ours <= build.FIRST_VISIT_SHARE * pyodide, (
+        f"our first-visit files are {ours:,} bytes gzipped, {ours / pyodide:.1%} of "
+        f"Pyodide's {pyodide:,}: {sorted(parts['ours'].items(), key=lambda kv: -kv[1])}"
+    )
+
+
+def test_the_engines_other_modules_work_before_and_after_their_archive_is_in(site, serve):
+    """Friend play and the notes are not in the first visit's wheel: their archive comes
+    after ready. Asked for before it is in (held back here), the worker fetches it there and
+    then; the answers are CPython's."""
+    server = serve(faults={"-later.zip": ("delay", 3)})
+    page = site.open(server.url)
+    hosted = call(page, {"op": "fair_host", "variant": "classic"})
+    assert hosted["ok"] is True, hosted
+    game = call(page, {"op": "new_game", "variant": "classic", "seed": 1, "mode": "hotseat"})
+    notes = call(page, {"op": "notes", "game": game["game"], "player": 0})
+    expected = cpython({"op": "new_game", "variant": "classic", "seed": 1, "mode": "hotseat"})
+    assert notes == cpython({"op": "notes", "game": expected["game"], "player": 0})
+    fetched = [rel for rel, status, _, _ in server.log if rel.endswith("-later.zip")]
+    assert fetched and all(status == 200 for rel, status, _, _ in server.log if rel in fetched)
+
+
 def test_offline_reload_reaches_ready_and_plays(site, serve):
     server = serve()
     page = site.open(server.url)

@@ -9,6 +9,8 @@ export const BUILD: {
   wheelURL: string;
   wheelIntegrity: string;
   engineModules: string[];
+  laterURL: string;
+  laterSha256: string;
   downloads: Record<string, number>;
   stun: string[];
 };

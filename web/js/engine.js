@@ -52,7 +52,8 @@ export class Engine {
 
   /**
    * Start the worker and load the engine.
-   * config: {workerURL, pyodideURL, lockURL, wheelURL, wheelIntegrity, build, downloads,
+   * config: {workerURL, pyodideURL, lockURL, wheelURL, wheelIntegrity, laterURL,
+   *   laterSha256, build, downloads,
    *   snapshot: "off" to boot without engine snapshots} with absolute URLs.
    * onProgress({stage, step, fraction, detail, count}) is called as loading goes; stages
    * are "runtime" (Pyodide), "engine" (the game package), "ready" (at 0.95: the caller

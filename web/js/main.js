@@ -31,6 +31,8 @@ function engineConfig() {
     wheelURL: siteURL(BUILD.wheelURL),
     wheelIntegrity: BUILD.wheelIntegrity,
     engineModules: BUILD.engineModules, // what the bridge imports, in order (build.py)
+    laterURL: siteURL(BUILD.laterURL), // the engine's other modules, fetched after ready
+    laterSha256: BUILD.laterSha256,
     build: BUILD.version, // engine snapshots are kept per build
     // ?snapshot=off boots without engine snapshots (tests, bench/page.py)
     snapshot: new URLSearchParams(location.search).get("snapshot") === "off" ? "off" : "on",

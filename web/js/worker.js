@@ -460,8 +460,9 @@ function unpackWheel(bytes) {
 
 // The engine's modules that the bridge needs, in the order CPython finished importing them
 // (build.py lists them): imported one by one so the page sees the count move. The rest
-// (friend play, the deduction notes) are imported from the unpacked files when first used:
-// half the import time is theirs, and most visits never use them. A module that cannot load
+// (friend play, the deduction notes) are not in the wheel: they come after ready (below)
+// and are imported when first used: half the import time is theirs, and most visits never
+// use them. A module that cannot load
 // here is skipped with a warning; the bridge itself is checked after.
 function importEngine(config) {
   const names = config.engineModules?.length ? config.engineModules : ["junqi_core.bridge"];
@@ -474,6 +475,76 @@ function importEngine(config) {
     const count = { done: i + 1, total: names.length, unit: "modules" };
     report(`Imported ${name}`, { at: 0.7 + (0.2 * (i + 1)) / names.length, count });
   });
+}
+
+// ---- the engine's other modules ---------------------------------------------------------
+// The wheel holds only the modules the start imports (as bytecode); the rest (friend play,
+// the deduction notes, ...) come as source in a second archive (build.py, docs/site.md),
+// fetched once the engine is ready. A module imported before that archive is in (say a
+// friend's link opened at once) is not refused: the last finder on Python's path fetches
+// the archive there and then, with a synchronous request (a worker may make one).
+const LATER_PY = `
+import hashlib, importlib, importlib.machinery, io, sys, sysconfig, zipfile
+
+def _junqi_later_install(data, sha256):
+    global _junqi_later_in
+    if _junqi_later_in:
+        return
+    data = data.to_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise ImportError("the engine's other modules do not match their sha256")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        archive.extractall(sysconfig.get_path("purelib"))
+    _junqi_later_in = True
+    importlib.invalidate_caches()
+
+class _JunqiLater:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if _junqi_later_in or not name.startswith("junqi_core."):
+            return None
+        import js
+        _junqi_later_install(js.junqiLaterSync(), _junqi_later_sha256)
+        return importlib.machinery.PathFinder.find_spec(name, path, target)
+
+_junqi_later_in = False
+sys.meta_path.append(_JunqiLater)
+`;
+
+/** After ready (and after the snapshot, which must not hold this): the finder above, and
+ * the archive fetched in the background. */
+function fetchLater(config) {
+  if (!config.laterURL) return;
+  try {
+    pyodide.globals.set("_junqi_later_sha256", config.laterSha256);
+    pyodide.runPython(LATER_PY);
+  } catch (err) {
+    console.warn("engine's other modules: no finder:", err);
+    return;
+  }
+  const install = (bytes) => {
+    const installer = pyodide.globals.get("_junqi_later_install");
+    try {
+      installer(bytes, config.laterSha256);
+    } finally {
+      installer.destroy();
+    }
+  };
+  /** @type {any} */ (self).junqiLaterSync = () => {
+    const request = new XMLHttpRequest();
+    request.open("GET", config.laterURL, false);
+    request.responseType = "arraybuffer";
+    request.send();
+    if (request.status !== 200) throw new Error(`HTTP ${request.status} for ${config.laterURL}`);
+    return new Uint8Array(request.response);
+  };
+  realFetch(config.laterURL)
+    .then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status} for ${config.laterURL}`);
+      return response.arrayBuffer();
+    })
+    .then((buffer) => install(new Uint8Array(buffer)))
+    .catch((err) => console.warn("engine's other modules: fetched when first imported:", err));
 }
 
 /** Python up, then the engine's files and modules. */
@@ -587,6 +658,7 @@ async function boot(config) {
     }
   }
   const made = snapshotWanted ? snapshotNow() : null;
+  fetchLater(config);
   if (made) {
     // Kept off the critical path: Cache Storage writes it while the engine answers calls.
     storeSnapshot(config, made).then(
