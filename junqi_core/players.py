@@ -96,6 +96,14 @@ def _cpu_levels() -> dict[str, type]:
 LEVELS: dict[str, type] = {"random": RandomPlayer, **_cpu_levels()}
 
 
+def team_levels() -> dict[str, type]:
+    """The CPU levels for a game of four seats in two teams (`Variant.seats` > 2): their
+    own players (`ai.siguo`), which think about three other armies and a partner."""
+    from junqi_core.ai.siguo.player import SIGUO_LEVELS
+
+    return SIGUO_LEVELS
+
+
 def bots() -> dict[str, type]:
     """The gauntlet bots (`junqi_core.bots`): sparring partners for measuring the levels
     in the arena, not offered in the page; imported only when one is asked for."""
@@ -110,6 +118,10 @@ def make_player(variant: Variant | str, level: str, player: int, seed: int = 0) 
     if isinstance(variant, str):
         variant = find_variant(variant)
     cls = (LEVELS.get(level) or bots().get(level)) if isinstance(level, str) else None
+    if cls is not None and variant.seats > 2 and level in LEVELS and level != "random":
+        cls = team_levels().get(level)
+        if cls is None:
+            raise ValueError(f"{level.capitalize()} is not offered for {variant.name} yet")
     if cls is None:
         names = ", ".join([*LEVELS, *bots()])
         raise ValueError(f"unknown level {quote(level)}; levels and bots: {names}")
