@@ -10,12 +10,16 @@ weighs every legal move:
 - what the piece is exposed to where it lands (and is freed from where it leaves): the
   worst attack an enemy piece that can reach the post could make on it, by that
   piece's possible kinds;
-- a small cost for standing in the partner's area (its lanes).
-Easy plays the best of these with some noise.  Medium takes Easy's best moves and,
-in a few sampled worlds, looks at the reply of the enemy seat that moves next (its best
-attack, Flag captures included), keeping the analytic exposure for the other enemy.
-Deployment: the Flag in a headquarters behind Landmines, Bombs on the lanes of the
-strong pieces, the rest shuffled, all drawn from the player's seed.
+- a small cost for standing in the partner's area (its lanes);
+- attacks weigh more as the quiet spell nears the draw.
+Easy plays the best of these with some noise.  Medium takes its best moves by these
+terms without the exposure and plays each in sampled worlds: the enemy seat that moves
+next answers with the attack it would choose from what it may know of our pieces, then
+the other enemy seat, and what they win (more for a post beside its Flag) replaces the
+exposure.  Medium also counts a piece as worth more the fewer movable pieces its army
+has left (an army that cannot move is out) and holds the posts beside its Flag while an
+enemy piece is near.  Deployment: the Flag in a headquarters behind Landmines, Bombs on
+the lanes of the strong pieces, the rest shuffled, all drawn from the player's seed.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ GUARD_NEAR = 20.0  # ... or that stands two moves from it
 PARTNER_AREA = 1.5  # a quiet move into the partner's area
 BLUNDER = 1.0  # Medium: how much an enemy reply that loses it points is counted
 LATER = 1.0  # Medium: the second enemy's reply (the partner moves between)
-FOCUS_GAP = 3  # Medium: hunt the weaker enemy army when it has this many pieces fewer
+GATE_LOST = 30.0  # Medium: an enemy attack that could take a post beside its Flag
 PRESS = 12.0  # points an attack gains as the quiet spell nears the draw
 
 
@@ -108,8 +112,8 @@ class SiguoPlayer:
     hang = 0.6  # how much the exposure where a piece lands counts
     caution: ClassVar[dict[int, float]] = dict.fromkeys(VALUE, 1.0)  # weight of own losses by kind
     fortress = 0.5  # how often all three posts beside the Flag hold Landmines
+    gate = 0.0  # points for standing beside its own Flag while an enemy piece is near
     scarcity = 0.0  # a piece is worth (1 + scarcity / its army's movable pieces) times
-    focus = False  # hunt the weaker enemy army
 
     def __init__(self, variant: Variant | str, player: int, seed: int = 0, **_: object) -> None:
         self.variant = find_variant(variant) if isinstance(variant, str) else variant
@@ -214,6 +218,7 @@ class MediumPlayer(SiguoPlayer):
     worlds = 10
     candidates = 40
     scarcity = 4.0
+    gate = 8.0
     noise = 2.0
     slip = 0.0
     fortress = 0.9
@@ -272,21 +277,20 @@ class Thinker:
                 pos.generate(seat, _ignore, found.append)
                 self.threats.update(frm_of[m] for m in found if to_of[m] in guard)
         # where enemy Flags may be
-        targets = self.enemies
-        if player.focus and len(targets) == 2:
-            # two armies against one: the enemy army with fewer pieces is hunted first
-            count = {seat: 0 for seat in targets}
-            for p in b.at.values():
-                if p.seat in count:
-                    count[p.seat] += 1
-            weak, strong = sorted(targets, key=lambda seat: (count[seat], seat))
-            if count[strong] - count[weak] >= FOCUS_GAP:
-                targets = [weak]
-        self.goals = [s for s, p in b.at.items() if p.seat in targets and p.mask >> pc.FLAG & 1]
+        enemies = self.enemies
+        self.goals = [s for s, p in b.at.items() if p.seat in enemies and p.mask >> pc.FLAG & 1]
         # late in a quiet spell, attacks are worth more (no draw by waiting)
         limit = view.get("quiet_limit") or 200
         self.press = PRESS * max(0.0, view.get("quiet", 0) / limit - 0.3)
         self.partner_area = set(BOARD.home[partner]) if not b.out[partner] else set()
+        # the posts beside its own Flag, to be held while an enemy piece is near
+        self.flag_gates = {t for g in self.guard if b.at[g].seat == me for t in BOARD.neighbours[g]}
+        self.gates: set[int] = set()
+        for g in self.guard:
+            if b.at[g].seat == me and any(
+                p.seat in self.enemies and DIST[s][g] <= 3 for s, p in b.at.items()
+            ):
+                self.gates.update(BOARD.neighbours[g])
         # an army whose last movable pieces go is out: the fewer it has, the more each
         # is worth (`scarcity` over how many it likely has, frozen ones not counted)
         movers = [0.0] * 4
@@ -409,6 +413,8 @@ class Thinker:
             before = min(DIST[frm][g] for g in self.goals)
             after = min(DIST[to][g] for g in self.goals)
             value += ADVANCE[a] * (before - after) * survive
+        if self.gates:
+            value += self.player.gate * ((to in self.gates) - (frm in self.gates))
         hang = self.player.hang
         value += hang * self.exposure(frm, a, -1, seats)
         value -= hang * survive * self.exposure(to, a, frm, seats, skip=to)
@@ -474,9 +480,14 @@ class Thinker:
         public = self.public
         frm_of, to_of = pos.move_code.frm, pos.move_code.to
         best, chosen = 0.0, None
+        gates = self.flag_gates
+        breach = 0.0  # any attack that would open a post beside its Flag (an Engineer on
+        # a Landmine there, most often), whether or not the enemy would choose it
         for r in attacks:
             mover = board[frm_of[r]] & KIND_MASK
             t = to_of[r]
+            if t in gates and combat[mover][board[t] & KIND_MASK] == ATTACKER_WINS:
+                breach = GATE_LOST
             seen = public.at.get(moved[0] if t == moved[1] else t)
             chances = public.chances(seen) if seen is not None else {board[t] & KIND_MASK: 1.0}
             row = combat[mover]
@@ -493,7 +504,7 @@ class Thinker:
             if ev > best:
                 best, chosen = ev, r
         if chosen is None:
-            return 0.0, None
+            return breach, None
         target = board[to_of[chosen]]
         mover = board[frm_of[chosen]] & KIND_MASK
         kind = target & KIND_MASK
@@ -510,7 +521,7 @@ class Thinker:
             gain *= 0.8  # the partner's piece: it may yet be saved
         if gain < 0:
             gain *= BLUNDER  # an enemy's mistake is not to be counted on
-        return gain, chosen
+        return gain + breach, chosen
 
 
 def _ignore(_: int) -> None:
