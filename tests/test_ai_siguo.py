@@ -234,3 +234,30 @@ def test_a_general_takes_the_piece_that_cannot_be_a_landmine(level):
     assert "Eb3-Eb2" not in chosen, chosen
     if level == "easy":  # Easy takes what it can; Medium may also wait for an attacker
         assert chosen.count("Eb3-Ec3") >= 5, chosen
+
+
+def test_the_belief_reads_an_engineers_turn_and_a_moved_piece_from_the_view():
+    from junqi_core.ai.siguo.belief import Belief
+
+    cls = siguo().position_class
+    board = [0] * BOARD.size
+    for name, (kind, seat) in {
+        **ARMIES,
+        "Sb1": (pc.FLAG, S),
+        "Sc3": (pc.MAJOR, S),
+        "Ee5": (pc.ENGINEER, E),
+        "Eb4": (pc.COLONEL, E),
+    }.items():
+        board[BOARD.index[name]] = pc.seat_piece(kind, seat)
+    game = Game.from_position(cls(board, turn=E))
+    game.apply(E, "Ee5-Ec2")  # down file e, then along rank 2: a turn only an Engineer makes
+    for seat in (N, W, S):
+        game.apply(seat, legal(game)[0])
+    game.apply(E, "Eb4-Ea4")  # one step: any piece but a Landmine or the Flag
+    belief = Belief(view(game, S), cls.combat)
+    engineer, colonel = belief.at[BOARD.index["Ec2"]], belief.at[BOARD.index["Ea4"]]
+    assert engineer.kind == pc.ENGINEER
+    assert colonel.kind == 0 and colonel.moved
+    chances = belief.chances(colonel)
+    assert pc.LANDMINE not in chances and pc.FLAG not in chances
+    assert {pc.BOMB, pc.FIELD_MARSHAL, pc.ENGINEER} <= set(chances)  # still any mover
