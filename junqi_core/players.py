@@ -114,7 +114,9 @@ def bots() -> dict[str, type]:
 
 def make_player(variant: Variant | str, level: str, player: int, seed: int = 0) -> Player:
     """A CPU player of the given level or bot for `variant`'s rules (a Variant, or a
-    variant id for its standard rules); raises ValueError for an unknown name."""
+    variant id for its standard rules); raises ValueError for an unknown name.  A game of
+    more than two seats gets its own CPU levels (`team_levels`), and a ValueError for a
+    level it does not have yet."""
     if isinstance(variant, str):
         variant = find_variant(variant)
     cls = (LEVELS.get(level) or bots().get(level)) if isinstance(level, str) else None
