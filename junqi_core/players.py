@@ -96,6 +96,14 @@ def _cpu_levels() -> dict[str, type]:
 LEVELS: dict[str, type] = {"random": RandomPlayer, **_cpu_levels()}
 
 
+def team_levels() -> dict[str, type]:
+    """The CPU levels for a game of four seats in two teams (`Variant.seats` > 2): their
+    own players (`ai.siguo`), which think about three other armies and a partner."""
+    from junqi_core.ai.siguo.player import SIGUO_LEVELS
+
+    return SIGUO_LEVELS
+
+
 def bots() -> dict[str, type]:
     """The gauntlet bots (`junqi_core.bots`): sparring partners for measuring the levels
     in the arena, not offered in the page; imported only when one is asked for."""
@@ -106,10 +114,16 @@ def bots() -> dict[str, type]:
 
 def make_player(variant: Variant | str, level: str, player: int, seed: int = 0) -> Player:
     """A CPU player of the given level or bot for `variant`'s rules (a Variant, or a
-    variant id for its standard rules); raises ValueError for an unknown name."""
+    variant id for its standard rules); raises ValueError for an unknown name.  A game of
+    more than two seats gets its own CPU levels (`team_levels`), and a ValueError for a
+    level it does not have yet."""
     if isinstance(variant, str):
         variant = find_variant(variant)
     cls = (LEVELS.get(level) or bots().get(level)) if isinstance(level, str) else None
+    if cls is not None and variant.seats > 2 and level in LEVELS and level != "random":
+        cls = team_levels().get(level)
+        if cls is None:
+            raise ValueError(f"{level.capitalize()} is not offered for {variant.name} yet")
     if cls is None:
         names = ", ".join([*LEVELS, *bots()])
         raise ValueError(f"unknown level {quote(level)}; levels and bots: {names}")

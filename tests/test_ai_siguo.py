@@ -1,0 +1,263 @@
+"""Siguo's CPU players (Easy, Medium) at every seat: legal layouts and moves in every
+visibility mode, choices that depend on the seat's view only, layouts with sense, the
+Flag defended, and no attack into a likely Landmine when a safer capture is there."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from junqi_core import pieces as pc
+from junqi_core.deployment import DeploymentError
+from junqi_core.game import PLAY, Game
+from junqi_core.notation import move_text
+from junqi_core.players import make_player
+from junqi_core.record import layout_from_json
+from junqi_core.siguo.board import SIGUO_BOARD
+from junqi_core.variants import find_variant
+from junqi_core.views import view
+
+BOARD = SIGUO_BOARD
+LEVELS = ("easy", "medium")
+VISIBILITY = ("dark4", "team_open", "open")
+S, E, N, W = range(4)
+
+
+def siguo(visibility: str = "dark4"):
+    return find_variant("siguo", None, {"visibility": visibility})
+
+
+def legal(game: Game) -> list[str]:
+    return [move_text(game.board_spec, m) for m in game.legal_moves()]
+
+
+def cpu_game(visibility: str, seed: int, levels: tuple[str, ...]) -> tuple[Game, dict]:
+    """A game whose four seats deploy with the given levels (seat s: levels[s % len])."""
+    variant = siguo(visibility)
+    game = Game(variant, seed=seed)
+    players = {s: make_player(variant, levels[s % len(levels)], s, seed * 10 + s) for s in range(4)}
+    for s in range(4):
+        game.deploy(s, layout_from_json(game, players[s].deploy(view(game, s))))
+    return game, players
+
+
+def test_the_levels_are_siguos_own_and_hard_is_refused_plainly():
+    variant = siguo()
+    for level in LEVELS:
+        player = make_player(variant, level, 2, 1)
+        assert player.level == level
+        assert type(player).__module__ == "junqi_core.ai.siguo.player"
+    assert make_player(variant, "random", 1, 1).level == "random"
+    with pytest.raises(ValueError, match="Hard is not offered for Siguo yet"):
+        make_player(variant, "hard", 0, 1)
+    with pytest.raises(ValueError, match="Hard is not offered for Siguo yet"):
+        make_player("siguo", "hard", 3, 1)
+
+
+@pytest.mark.parametrize("visibility", VISIBILITY)
+def test_every_seat_deploys_legally_and_plays_only_legal_moves(visibility):
+    game, players = cpu_game(visibility, 3, ("easy", "medium", "medium", "easy"))
+    assert game.phase == PLAY
+    played = 0
+    while game.phase == PLAY and played < 120:
+        seat = game.turn
+        actions = legal(game)
+        choice = players[seat].choose(view(game, seat), actions)
+        assert choice in actions
+        game.apply(seat, choice)
+        played += 1
+    assert played >= 60  # the game went on long enough to mean something
+
+
+def replayed(variant, seed: int, layouts: list, actions: list[tuple[int, str]]) -> Game | None:
+    """The game with these layouts and actions (None if an action is not legal in it)."""
+    game = Game(variant, seed=seed)
+    for s in range(4):
+        game.deploy(s, layouts[s])
+    for seat, action in actions:
+        if game.phase != PLAY or seat != game.turn or action not in legal(game):
+            return None
+        game.apply(seat, action)
+    return game
+
+
+def hidden_twins(variant, seed, game: Game, actions, me: int, rng: random.Random, wanted=2):
+    """Games whose view for `me` equals `game`'s but whose hidden pieces stand elsewhere:
+    pieces of a seat `me` may not see are exchanged, the same actions replayed."""
+    mine = view(game, me)
+    hidden = [
+        s for s in range(4) if s != me and not (s == me ^ 2 and variant.visibility != "dark4")
+    ]
+    out = []
+    for _ in range(300):
+        if len(out) >= wanted:
+            break
+        layouts = [dict(lay) for lay in game.layouts]
+        seat = rng.choice(hidden)
+        layout = layouts[seat]
+        for _ in range(rng.randint(1, 3)):
+            a, b = rng.sample(sorted(layout), 2)
+            layout[a], layout[b] = layout[b], layout[a]
+        try:
+            variant.deployment.validate(seat, layout)
+        except DeploymentError:
+            continue
+        twin = replayed(variant, seed, layouts, actions)
+        if twin and twin.position.board != game.position.board and view(twin, me) == mine:
+            out.append(twin)
+    return out
+
+
+@pytest.mark.parametrize("visibility", ("dark4", "team_open"))
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_choice_is_the_same_whatever_the_hidden_pieces_are(level, visibility):
+    variant = siguo(visibility)
+    rng = random.Random(5)
+    checked = 0
+    for seed, plies in ((11, 24), (12, 60), (13, 100)):
+        game = Game(variant, seed=seed)
+        for s in range(4):
+            game.deploy(s)
+        actions: list[tuple[int, str]] = []
+        play = random.Random(seed)
+        for _ in range(plies):
+            if game.phase != PLAY:
+                break
+            seat = game.turn
+            options = legal(game)
+            attacks = [a for a in options if BOARD.index[a.split("-")[1]] in occupied(game)]
+            action = play.choice(attacks if attacks and play.random() < 0.4 else options)
+            game.apply(seat, action)
+            actions.append((seat, action))
+        assert game.phase == PLAY
+        me = game.turn
+        choice = make_player(variant, level, me, 42).choose(view(game, me), legal(game))
+        for twin in hidden_twins(variant, seed, game, actions, me, rng):
+            assert legal(twin) == legal(game)
+            assert make_player(variant, level, me, 42).choose(view(twin, me), legal(twin)) == choice
+            checked += 1
+    assert checked >= 4
+
+
+def occupied(game: Game) -> set[int]:
+    return {s for s, p in enumerate(game.position.board) if p}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_layouts_put_the_flag_in_a_headquarters_behind_landmines_and_vary(level):
+    variant = siguo()
+    seen: set[tuple] = set()
+    flags: set[str] = set()
+    for seed in range(8):
+        for seat in range(4):
+            game = Game(variant, seed=seed)
+            layout = layout_from_json(
+                game, make_player(variant, level, seat, seed).deploy(view(game, seat))
+            )
+            variant.deployment.validate(seat, layout)  # legal (raises otherwise)
+            flag = next(s for s, k in layout.items() if k == pc.FLAG)
+            assert BOARD.names[flag][1:] in ("b1", "d1")
+            beside = [s for s in BOARD.neighbours[flag] if layout.get(s) == pc.LANDMINE]
+            assert beside, f"no Landmine beside the Flag on {BOARD.names[flag]}"
+            bombs = [BOARD.names[s] for s, k in layout.items() if k == pc.BOMB]
+            assert all(int(name[2]) in (3, 4, 5) for name in bombs)
+            seen.add(tuple(sorted((BOARD.names[s][1:], k) for s, k in layout.items())))
+            flags.add(BOARD.names[flag][1:])
+    assert len(seen) == 32  # never the same layout twice: it comes from the seed
+    assert flags == {"b1", "d1"}  # either headquarters
+
+
+def position_game(**pieces) -> Game:
+    """A game in play from `post=(kind, seat)` keywords, South to move."""
+    cls = siguo().position_class
+    board = [0] * BOARD.size
+    for name, (kind, seat) in pieces.items():
+        board[BOARD.index[name]] = pc.seat_piece(kind, seat)
+    return Game.from_position(cls(board, turn=S))
+
+
+ARMIES = {
+    # every seat keeps a Flag and a few pieces; North (South's partner) and West far away
+    "Eb1": (pc.FLAG, E),
+    "Ea1": (pc.LANDMINE, E),
+    "Ec5": (pc.CAPTAIN, E),
+    "Nd1": (pc.FLAG, N),
+    "Nc3": (pc.MAJOR, N),
+    "Nc6": (pc.COLONEL, N),
+    "Wb1": (pc.FLAG, W),
+    "Wc5": (pc.CAPTAIN, W),
+    "Wd6": (pc.LIEUTENANT, W),
+}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_an_enemy_piece_beside_the_flag_is_taken(level):
+    # East's piece has come to Sb2, next to South's Flag on Sb1.  South's Colonel on Sc2
+    # can take it; its Field Marshal could instead attack a West piece on C32.
+    game = position_game(
+        **ARMIES,
+        Sb1=(pc.FLAG, S),
+        Sa1=(pc.LANDMINE, S),
+        Sc2=(pc.COLONEL, S),
+        Sc6=(pc.FIELD_MARSHAL, S),
+        Se4=(pc.ENGINEER, S),
+        Sb2=(pc.CAPTAIN, E),
+        C32=(pc.MAJOR, W),
+    )
+    actions = legal(game)
+    assert "Sc2-Sb2" in actions and "Sc6-C32" in actions
+    took = [
+        make_player(siguo(), level, S, seed).choose(view(game, S), actions) for seed in range(6)
+    ]
+    assert took.count("Sc2-Sb2") >= 5, took
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_general_takes_the_piece_that_cannot_be_a_landmine(level):
+    # South's General on East's camp Eb3 may attack Eb2 (an unmoved piece on East's
+    # rank 2: maybe a Landmine) or Ec3 (rank 3: never a Landmine).
+    game = position_game(
+        **ARMIES,
+        Sb1=(pc.FLAG, S),
+        Sb2=(pc.LANDMINE, S),
+        Sd3=(pc.MAJOR, S),
+        Eb3=(pc.GENERAL, S),
+        Eb2=(pc.LANDMINE, E),
+        Ec3=(pc.LIEUTENANT, E),
+    )
+    actions = legal(game)
+    assert "Eb3-Eb2" in actions and "Eb3-Ec3" in actions
+    chosen = [
+        make_player(siguo(), level, S, seed).choose(view(game, S), actions) for seed in range(6)
+    ]
+    assert "Eb3-Eb2" not in chosen, chosen
+    if level == "easy":  # Easy takes what it can; Medium may also wait for an attacker
+        assert chosen.count("Eb3-Ec3") >= 5, chosen
+
+
+def test_the_belief_reads_an_engineers_turn_and_a_moved_piece_from_the_view():
+    from junqi_core.ai.siguo.belief import Belief
+
+    cls = siguo().position_class
+    board = [0] * BOARD.size
+    for name, (kind, seat) in {
+        **ARMIES,
+        "Sb1": (pc.FLAG, S),
+        "Sc3": (pc.MAJOR, S),
+        "Ee5": (pc.ENGINEER, E),
+        "Eb4": (pc.COLONEL, E),
+    }.items():
+        board[BOARD.index[name]] = pc.seat_piece(kind, seat)
+    game = Game.from_position(cls(board, turn=E))
+    game.apply(E, "Ee5-Ec2")  # down file e, then along rank 2: a turn only an Engineer makes
+    for seat in (N, W, S):
+        game.apply(seat, legal(game)[0])
+    game.apply(E, "Eb4-Ea4")  # one step: any piece but a Landmine or the Flag
+    belief = Belief(view(game, S), cls.combat)
+    engineer, colonel = belief.at[BOARD.index["Ec2"]], belief.at[BOARD.index["Ea4"]]
+    assert engineer.kind == pc.ENGINEER
+    assert colonel.kind == 0 and colonel.moved
+    chances = belief.chances(colonel)
+    assert pc.LANDMINE not in chances and pc.FLAG not in chances
+    assert {pc.BOMB, pc.FIELD_MARSHAL, pc.ENGINEER} <= set(chances)  # still any mover
