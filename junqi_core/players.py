@@ -127,6 +127,6 @@ def make_player(variant: Variant | str, level: str, player: int, seed: int = 0) 
     if cls is None:
         names = ", ".join([*LEVELS, *bots()])
         raise ValueError(f"unknown level {quote(level)}; levels and bots: {names}")
-    if variant.seats > 2 and cls is not RandomPlayer:
-        raise ValueError(f"{level} does not play {variant.name} yet; random does")
+    if variant.seats > 2 and level not in LEVELS:  # the gauntlet bots play two seats
+        raise ValueError(f"{level} does not play {variant.name}")
     return cls(variant, player, seed)

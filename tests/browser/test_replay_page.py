@@ -407,7 +407,7 @@ def test_a_shared_link_opens_straight_into_its_replay(site, serve):
     assert page.is_disabled("#replay-forward")
     assert "#replay" not in page.url
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_function("document.getElementById('replay-message').textContent")
+    page.wait_for_function("() => document.getElementById('replay-message').textContent")
     assert page.inner_text("#replay-message").startswith("The engine is starting (")
     # No side is named before the engine says which variant this is (it read "As side.null.0
     # saw it"): no viewpoint to choose yet.

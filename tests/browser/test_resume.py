@@ -267,7 +267,7 @@ def test_a_new_game_keeps_the_unfinished_one_and_both_are_offered(site, server):
     assert saves[1]["id"] == first["id"] and saves[1]["save"] == first["save"]
     # The start screen lists both, newest first, each with Continue and Discard.
     reload(page)
-    page.wait_for_function("document.querySelectorAll('#continue-box .continue-game').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#continue-box .continue-game').length === 2")
     page.locator("#continue-box").screenshot(path=str(ARTIFACTS / "resume-continue-two.png"))
     assert page.inner_text("#continue-title") == "Unfinished games"
     whats = page.locator("#continue-box .continue-what").all_inner_texts()
@@ -276,7 +276,7 @@ def test_a_new_game_keeps_the_unfinished_one_and_both_are_offered(site, server):
     # Discard forgets that one only.
     page.click("#continue-box .continue-forget")
     page.click("dialog.confirm [data-answer=yes]")
-    page.wait_for_function("document.querySelectorAll('#continue-box .continue-game').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('#continue-box .continue-game').length === 1")
     assert [s["id"] for s in page.evaluate(READ_SAVES_JS)] == [first["id"]]
     # As many as the browser keeps: a new game of that kind asks before it ends the oldest.
     crowd(page, first)
@@ -443,7 +443,7 @@ def test_a_saved_game_plays_in_one_tab_and_a_new_game_in_another_keeps_it(site, 
     )
     assert saved_ply(one, gunjin) == 0
     two.click("#btn-notice-back")
-    two.wait_for_function("document.querySelectorAll('#continue-box .continue-game').length === 2")
+    two.wait_for_function("() => document.querySelectorAll('#continue-box .continue-game').length === 2")
     # The start screen says that other tabs play them (tab 1 and tab 3).
     for id in (classic, gunjin):
         elsewhere = f'#continue-box [data-save="{id}"] .continue-elsewhere'
