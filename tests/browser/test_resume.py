@@ -92,6 +92,14 @@ def wait_saved(page, ply: int) -> dict:
     return page.evaluate(READ_SAVE_JS)
 
 
+def wait_games(page, n: int) -> None:
+    """Until the start screen lists `n` unfinished games (a function, not an expression:
+    the page's CSP refuses the eval Playwright would poll an expression with)."""
+    page.wait_for_function(
+        "n => document.querySelectorAll('#continue-box .continue-game').length === n", arg=n
+    )
+
+
 def play_moves(d: GameDriver, n: int) -> None:
     for _ in range(n):
         if d.wait("play", "over") == "over":
@@ -267,7 +275,7 @@ def test_a_new_game_keeps_the_unfinished_one_and_both_are_offered(site, server):
     assert saves[1]["id"] == first["id"] and saves[1]["save"] == first["save"]
     # The start screen lists both, newest first, each with Continue and Discard.
     reload(page)
-    page.wait_for_function("() => document.querySelectorAll('#continue-box .continue-game').length === 2")
+    wait_games(page, 2)
     page.locator("#continue-box").screenshot(path=str(ARTIFACTS / "resume-continue-two.png"))
     assert page.inner_text("#continue-title") == "Unfinished games"
     whats = page.locator("#continue-box .continue-what").all_inner_texts()
@@ -276,7 +284,7 @@ def test_a_new_game_keeps_the_unfinished_one_and_both_are_offered(site, server):
     # Discard forgets that one only.
     page.click("#continue-box .continue-forget")
     page.click("dialog.confirm [data-answer=yes]")
-    page.wait_for_function("() => document.querySelectorAll('#continue-box .continue-game').length === 1")
+    wait_games(page, 1)
     assert [s["id"] for s in page.evaluate(READ_SAVES_JS)] == [first["id"]]
     # As many as the browser keeps: a new game of that kind asks before it ends the oldest.
     crowd(page, first)
@@ -443,7 +451,7 @@ def test_a_saved_game_plays_in_one_tab_and_a_new_game_in_another_keeps_it(site, 
     )
     assert saved_ply(one, gunjin) == 0
     two.click("#btn-notice-back")
-    two.wait_for_function("() => document.querySelectorAll('#continue-box .continue-game').length === 2")
+    wait_games(two, 2)
     # The start screen says that other tabs play them (tab 1 and tab 3).
     for id in (classic, gunjin):
         elsewhere = f'#continue-box [data-save="{id}"] .continue-elsewhere'
