@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from junqi_core.moves import Move
@@ -106,27 +107,34 @@ def _letters(kinds: tuple[PieceKind, ...]) -> dict[str, int]:
     return {k.letter: k.kind for k in kinds}
 
 
+def _run_text(cells: list[int], squares: list[int], written: Callable[[int], str]) -> str:
+    """Posts in order as text: each piece `written`, each run of empty posts a number."""
+    out, empty = [], 0
+    for square in squares:
+        p = cells[square]
+        if not p:
+            empty += 1
+            continue
+        if empty:
+            out.append(str(empty))
+            empty = 0
+        out.append(written(p))
+    if empty:
+        out.append(str(empty))
+    return "".join(out)
+
+
 def position_text(position: Position) -> str:
     if position.seats > 2:
         return _seats_text(position)
     board = position.spec
     letter = {k.kind: k.letter for k in position.kinds}
-    rows = []
-    for row in _rows(board):
-        out, empty = [], 0
-        for square in row:
-            p = position.board[square]
-            if not p:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            ch = letter[p & KIND_MASK]
-            out.append(("?" if p & FACE_DOWN else "") + (ch.lower() if p & COLOUR_BIT else ch))
-        if empty:
-            out.append(str(empty))
-        rows.append("".join(out))
+
+    def written(p: int) -> str:
+        ch = letter[p & KIND_MASK]
+        return ("?" if p & FACE_DOWN else "") + (ch.lower() if p & COLOUR_BIT else ch)
+
+    rows = [_run_text(position.board, row, written) for row in _rows(board)]
     colours = "-" if position.swap < 0 else "rb"[position.swap]
     fields = [
         position.variant_id,
@@ -222,21 +230,11 @@ def _area_slices(position: Position) -> list[list[int]]:
 
 def _seats_text(position: Position) -> str:
     letter = {k.kind: k.letter for k in position.kinds}
-    areas = []
-    for area in _area_slices(position):
-        out, empty = [], 0
-        for square in area:
-            p = position.board[square]
-            if not p:
-                empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            out.append(SEAT_LETTERS[seat_of(p)].lower() + letter[p & KIND_MASK])
-        if empty:
-            out.append(str(empty))
-        areas.append("".join(out))
+
+    def written(p: int) -> str:
+        return SEAT_LETTERS[seat_of(p)].lower() + letter[p & KIND_MASK]
+
+    areas = [_run_text(position.board, area, written) for area in _area_slices(position)]
     out_seats = "".join(SEAT_LETTERS[s] for s in range(position.seats) if position.is_out(s))  # type: ignore[attr-defined]
     fields = [
         position.variant_id,
