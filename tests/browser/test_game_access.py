@@ -241,7 +241,13 @@ def test_game_strings_complete_in_every_language():
         extra = {k for k in keys[lang] - keys["en"] if not k.startswith("short.")}
         assert not extra, f"{lang} has keys English lacks: {sorted(extra)}"
         rules = (WEB / "rules" / f"{lang}.html").read_text()
-        for section in ("rules-classic", "rules-blind", "rules-gunjin", "rules-controls"):
+        for section in (
+            "rules-classic",
+            "rules-blind",
+            "rules-gunjin",
+            "rules-siguo",
+            "rules-controls",
+        ):
             assert f'id="{section}"' in rules, (lang, section)
         assert "http://" not in rules and "https://" not in rules
 
