@@ -131,7 +131,7 @@ def test_siguo_cross_figure_is_the_engines_board(lang):
     assert svg.attrs.get("role") == "img" and svg.attrs.get("aria-label"), lang
     assert svg.attrs.get("viewbox") and svg.attrs.get("width") == "100%", lang
     hqs = [r for r in svg.iter("rect") if r.attrs["width"] == ".6"]
-    posts = [r for r in svg.iter("rect") if r.attrs["width"] == ".4"]
+    posts = [r for r in svg.iter("rect") if r.attrs["width"] == ".48"]
     camps = list(svg.iter("circle"))
     assert (len(hqs), len(camps), len(posts) + len(camps) + len(hqs)) == (4, 20, 129), lang
     paths = [p.attrs["d"] for p in svg.iter("path")]
