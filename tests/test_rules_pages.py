@@ -4,6 +4,7 @@ per rule option, and nothing left in English on the other languages' pages."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -159,3 +160,15 @@ def test_siguo_section_has_no_english_left(lang):
     assert not left, (lang, sorted(left))
     if lang in ("zh", "ja"):  # no Latin word at all but notation
         assert not words(section(lang)), (lang, sorted(words(section(lang))))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_combat_table_note_fits_every_game_it_is_shown_for(lang):
+    """The in-game combat table (web/js/ui/view/panels.js) adds a note when describe() says
+    a landmine stays; Siguo's table shows it too, so it names no one game."""
+    strings = json.loads((RULES.parent / "i18n" / f"{lang}.json").read_text())
+    shown_for = [v for v in OPTIONS if describe(v)["rules"]["mine_stays"]]
+    assert {"blind", "siguo"} <= set(shown_for)
+    names = [text for key, text in strings.items() if re.fullmatch(r"variant\.\w+", key)]
+    note = strings["table.blind_note"]
+    assert not [n for n in names if n in note], (lang, note)
