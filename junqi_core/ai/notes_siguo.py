@@ -23,6 +23,8 @@ An army that is out has left the board: there is nothing to note about it.
 
 from __future__ import annotations
 
+import functools
+
 from junqi_core import pieces as pc
 from junqi_core.ai.belief import BeliefError, matching
 from junqi_core.ai.tables import kinds_of, mask_of
@@ -43,6 +45,20 @@ def hidden_armies(variant: Variant, me: int) -> list[int]:
     return [s for s in range(seats) if s != me and s != partner]
 
 
+@functools.cache
+def start_masks(variant: Variant) -> tuple[dict[int, int], ...]:
+    """Per seat, its starting posts and the kinds the deployment rules allow on each."""
+    rules = variant.deployment
+    if rules is None:
+        raise BeliefError("no deployment to follow pieces from")
+    kinds = [k.kind for k in variant.kinds]
+    return tuple(
+        {s: mask_of(k for k in kinds if rules.placement_error(seat, k, s) is None) for s in squares}
+        for seat in range(variant.seats)
+        for squares in (rules.squares(seat),)
+    )
+
+
 class SeatTracker:
     """Every piece of a four-seat game followed through one seat's view, with the facts
     about its kind (see the module's docstring)."""
@@ -58,22 +74,17 @@ class SeatTracker:
         self.kind_by_id = {k.id: k.kind for k in variant.kinds}
         self.full = mask_of(self.kinds)
         self.movable = self.full & ~mask_of(k.kind for k in variant.kinds if not k.movable)
-        rules = variant.deployment
-        if rules is None:
-            raise BeliefError("no deployment to follow pieces from")
         seats = variant.seats
         self.at = [-1] * spec.size  # square -> identity (the square it started on), -1 empty
         self.owner: dict[int, int] = {}
         self.square: dict[int, int] = {}
         self.dom: dict[int, int] = {}
-        for seat in range(seats):
-            for s in rules.squares(seat):
+        for seat, masks in enumerate(start_masks(variant)):
+            for s, mask in masks.items():
                 self.at[s] = s
                 self.owner[s] = seat
                 self.square[s] = s
-                self.dom[s] = mask_of(
-                    k for k in self.kinds if rules.placement_error(seat, k, s) is None
-                )
+                self.dom[s] = mask
         self.known: dict[int, int] = {}
         # (attacker, defender, allowed pairs of kinds as attacker kind -> defender mask)
         self.pairs: list[tuple[int, int, dict[int, int]]] = []
@@ -261,15 +272,13 @@ def settle(
     each combat (a kind stays for one side when some kind of the other gives the
     outcome).  An army whose facts contradict each other (never in a real game) is left as
     it is."""
-    changed = True
-    while changed:
-        changed = False
-        for army in armies:
-            cut = possible_kinds({e: dom[e] for e in army}, counts)
-            for e, mask in cut.items():
-                if mask != dom[e]:
-                    dom[e] = mask
-                    changed = True
+    army_of = {e: i for i, army in enumerate(armies) for e in army}
+    dirty = set(range(len(armies)))  # armies whose masks changed since their counts were read
+    while dirty:
+        for i in sorted(dirty):
+            cut = possible_kinds({e: dom[e] for e in armies[i]}, counts)
+            dom.update(cut)
+        dirty = set()
         for a_id, d_id, allowed in pairs:
             a_mask, d_mask = dom[a_id], dom[d_id]
             new_a = 0
@@ -279,9 +288,14 @@ def settle(
                 if reach:
                     new_a |= 1 << a
                     new_d |= reach
-            if new_a and new_d and (new_a, new_d) != (a_mask, d_mask):
-                dom[a_id], dom[d_id] = new_a, new_d
-                changed = True
+            if not new_a or not new_d:
+                continue  # a contradiction (never in a real game): claim nothing more
+            if new_a != a_mask:
+                dom[a_id] = new_a
+                dirty.add(army_of[a_id])
+            if new_d != d_mask:
+                dom[d_id] = new_d
+                dirty.add(army_of[d_id])
     return dom
 
 
