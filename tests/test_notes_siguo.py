@@ -191,8 +191,14 @@ def _played(variant, seed: int):
         yield game
 
 
-@pytest.mark.parametrize("visibility", VISIBILITY)
-def test_the_true_rank_is_always_among_the_noted_kinds(visibility, monkeypatch):
+RULES = [
+    *({"visibility": v} for v in VISIBILITY),
+    {"mine_stays": False, "flag_shown": False, "turn_direction": "cw", "mine_in_hq": False},
+]
+
+
+@pytest.mark.parametrize("options", RULES, ids=["dark4", "team_open", "open", "other_rules"])
+def test_the_true_rank_is_always_among_the_noted_kinds(options, monkeypatch):
     """Over seeded games, for every seat: each piece of a hidden army still in is noted,
     with its true kind among the kinds listed; the label says no less than the kinds;
     the unaccounted pieces include every one not yet certain.  The history is followed
@@ -202,7 +208,7 @@ def test_the_true_rank_is_always_among_the_noted_kinds(visibility, monkeypatch):
         raise AssertionError("the view's history could not be followed")
 
     monkeypatch.setattr(notes_siguo, "BoardOnly", no_fallback)
-    variant = siguo(visibility=visibility, flag_shown=True)
+    variant = siguo(**options)
     narrowed = checked = 0
     for seed in range(3):
         for ply, game in enumerate(_played(variant, seed)):
@@ -232,7 +238,7 @@ def test_the_true_rank_is_always_among_the_noted_kinds(visibility, monkeypatch):
                     left = {u["kind"]: u["count"] for u in a["unaccounted"]}
                     for kind, n in uncertain.items():
                         assert left.get(kind, 0) >= n
-    if visibility != "open":
+    if variant.visibility != "open":
         assert checked > 2000 and narrowed > 50  # the notes are tested, and they say something
 
 
