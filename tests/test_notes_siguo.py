@@ -242,6 +242,27 @@ def test_the_true_rank_is_always_among_the_noted_kinds(options, monkeypatch):
         assert checked > 2000 and narrowed > 50  # the notes are tested, and they say something
 
 
+def test_a_view_whose_history_cannot_be_followed_gives_board_facts_only(monkeypatch):
+    """A history that does not lead to the board (a foreign or cut view): the notes fall
+    back on the board (a piece off its army's starting posts has moved), still true."""
+    used = []
+    board_only = notes_siguo.BoardOnly
+    monkeypatch.setattr(notes_siguo, "BoardOnly", lambda *a: used.append(1) or board_only(*a))
+    variant = siguo()
+    game = next(g for ply, g in enumerate(_played(variant, 5)) if ply == 80)
+    shown = view(game, S)
+    cut = {**shown, "history": shown["history"][:10]}
+    noted = notes(variant, cut, S)
+    assert seats_noted(noted) == [s for s in (E, N, W) if not game.out[s]]
+    moved = 0
+    for a in noted["armies"]:
+        for name, note in a["pieces"].items():
+            p = game.position.board[game.board_spec.index[name]]
+            assert KINDS[p & pc.KIND_MASK] in note["kinds"]
+            moved += "flag" not in note["kinds"]
+    assert moved > 0 and used
+
+
 def _check_label(note) -> None:
     kinds = {k.id: k for k in pc.JUNQI_KINDS}
     out = note["label"]
