@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from junqi_core.ai.belief import BeliefError, BlindPool, BoardTracker, Tracker, matching
+from junqi_core.ai.notes_siguo import army_notes
 from junqi_core.ai.tables import kinds_of, tables_for
 from junqi_core.variants import Variant
 from junqi_core.views import COLOUR_NAMES, View
@@ -33,7 +34,12 @@ class Label(TypedDict, total=False):
 def notes(variant: Variant, view: View, me: int) -> dict:
     """{"pieces": {square: {"kinds": [ids], "label": {...}}}, "unaccounted": [{kind, count,
     colour?}]} for `me`'s view: every enemy piece still on the board whose kind the view
-    does not name, and the enemy pieces whose kind is not yet certain."""
+    does not name, and the enemy pieces whose kind is not yet certain.
+
+    With four seats (Siguo): {"armies": [{"seat", "pieces", "unaccounted"}]}, the same
+    for each army still in whose ranks `me` does not see (`notes_siguo`)."""
+    if variant.seats > 2:
+        return army_notes(variant, view, me, lambda options: _json_label(label(variant, options)))
     t = tables_for(variant)
     if variant.has_flips:
         pool = BlindPool(variant, view)

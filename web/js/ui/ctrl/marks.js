@@ -4,7 +4,9 @@
 // engine reports (each history event's from -> to and combat result, which every viewer
 // sees) and goes when the piece is removed, flipped or named by the view. Marks are the
 // player's own words, not hidden information, so the page keeps them (with the saved game);
-// in a game on one device each seat has its own, shown only while that seat looks.
+// in a game on one device each seat has its own, shown only while that seat looks. With four
+// seats (Siguo) a seat may mark a piece of any other army whose ranks it does not see (its
+// partner's too, where the partner's ranks are hidden).
 //
 //   const book = new MarkBook(saved);       // saved: book.toJSON() of an earlier page
 //   book.follow(view);                      // after every new view
@@ -18,15 +20,18 @@ export function markChoices(desc) {
   return [...(desc?.pieces || []).map((p) => p.id), UNSURE];
 }
 
-/** Whether `seat` may mark the piece on `square` of its view: an enemy piece whose kind the
- * view does not name, during play (Blind has none: a face-up piece is known to both). */
+/** Whether `seat` may mark the piece on `square` of its view: a piece of another army whose
+ * kind the view does not name, during play (Blind has none: a face-up piece is known to both;
+ * a face-down one belongs to nobody yet). */
 export function markable(view, seat, square) {
-  if (seat === null || seat === undefined || view?.phase !== "play") return false;
+  if (!Number.isInteger(seat) || view?.phase !== "play") return false;
   const piece = view.board?.[square];
-  return Boolean(piece) && !piece.kind && !piece.down && piece.owner === 1 - seat;
+  return Boolean(piece) && !piece.kind && !piece.down && Number.isInteger(piece.owner) && piece.owner !== seat;
 }
 
-const SQUARE = /^[a-z]{1,3}\d{0,2}$/;
+const SQUARE = /^(?:[a-z]{1,3}\d{0,2}|[SENW][a-e][1-6]|C[1-3][1-3])$/;
+export const MAX_SEATS = 4;
+const isSeat = (seat) => Number.isInteger(seat) && seat >= 0 && seat < MAX_SEATS;
 
 export class MarkBook {
   /** data: an earlier book's toJSON() (anything else gives an empty book). */
@@ -36,7 +41,8 @@ export class MarkBook {
     this.version = 0; // bumped on every change (the page saves when it moves)
     if (data && typeof data === "object" && Array.isArray(data.marks) && Number.isInteger(data.seen)) {
       this.seen = Math.max(0, data.seen);
-      data.marks.slice(0, 2).forEach((marks, seat) => {
+      data.marks.slice(0, MAX_SEATS).forEach((marks, seat) => {
+        this.marks[seat] ??= {};
         for (const [square, tag] of Object.entries(marks && typeof marks === "object" ? marks : {})) {
           if (SQUARE.test(square) && typeof tag === "string" && tag.length <= 40) this.marks[seat][square] = tag;
         }
@@ -52,16 +58,17 @@ export class MarkBook {
     return this.marks[seat]?.[square] ?? null;
   }
 
-  /** Put a tag on a square (null removes it). */
+  /** Put a tag on a square (null removes it); `seat` 0 to 3 (a two-player game uses 0 and 1). */
   set(seat, square, tag) {
-    if (seat !== 0 && seat !== 1) return;
+    if (!isSeat(seat)) return;
+    for (let s = this.marks.length; s <= seat; s++) this.marks[s] = {};
     if (tag) this.marks[seat][square] = tag;
     else delete this.marks[seat][square];
     this.version++;
   }
 
   forSeat(seat) {
-    return new Map(seat === 0 || seat === 1 ? Object.entries(this.marks[seat]) : []);
+    return new Map(isSeat(seat) && this.marks[seat] ? Object.entries(this.marks[seat]) : []);
   }
 
   /** Follow the events of `view.history` not seen yet, then (in play) drop marks that no

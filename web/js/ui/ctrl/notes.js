@@ -59,3 +59,42 @@ export function unaccountedLines(list, desc, name, colourName = null) {
       text: `${u.colour && colourName ? `${colourName(u.colour)} ` : ""}${name(u.kind)} ×${u.count}`,
     }));
 }
+
+/** The notes army by army: [{seat, pieces, unaccounted}]. Four seats (Siguo) have one entry
+ * per army still in whose ranks the seat does not see (`notes.armies`); two players one, the
+ * enemy's (seat null: the notes do not name it). */
+export function noteArmies(notes) {
+  if (!notes || typeof notes !== "object") return [];
+  if (Array.isArray(notes.armies)) {
+    return notes.armies.map((a) => ({ seat: a.seat, pieces: a.pieces || {}, unaccounted: a.unaccounted || [] }));
+  }
+  return [{ seat: null, pieces: notes.pieces || {}, unaccounted: notes.unaccounted || [] }];
+}
+
+/** Every noted piece of every army: square -> note. */
+export function notedPieces(notes) {
+  return Object.assign({}, ...noteArmies(notes).map((a) => a.pieces));
+}
+
+/** An army's name in the notes: its seat and its colour's letter ("South (R)"), so that it
+ * reads without telling the colours apart. `desc`: the variant's description (its colours). */
+export function armyName(desc, seat) {
+  const colour = desc?.colours?.[seat];
+  const side = t(`notes.seat.${seat}`);
+  return colour ? t("notes.army", { side, letter: t(`notes.letter.${colour}`) }) : side;
+}
+
+/** Four seats: the notes panel's line per army ("East (B)" and "General ×1, Bomb ×2" or "all
+ * accounted for"), in the armies' order. `name(kind)`: a piece's name.
+ * @returns {{seat: number, colour: string, army: string, text: string}[]} */
+export function armyLines(armies, desc, name) {
+  return armies.filter((a) => a.seat !== null).map((a) => {
+    const lines = unaccountedLines(a.unaccounted, desc, name);
+    return {
+      seat: a.seat,
+      colour: desc?.colours?.[a.seat] || "none",
+      army: armyName(desc, a.seat),
+      text: lines.length ? lines.map((line) => line.text).join(", ") : t("notes.army_known"),
+    };
+  });
+}

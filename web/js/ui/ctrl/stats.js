@@ -8,7 +8,10 @@ import { Stored } from "./saves.js";
 export const STATS_KEY = "junqi.stats.v1";
 
 /** Won / drawn / lost per variant and opponent ("cpu:easy", "hotseat", "friend"), in local
- * storage. On one device "won" counts the first player's wins, "lost" the second's. */
+ * storage. On one device "won" counts the first player's wins, "lost" the second's. With
+ * four seats in two teams (Siguo) a result is the team's: won when the team of the person at
+ * the screen won (on one device: South and North's team); the opponent names the enemy
+ * team's seats ("cpu:easy", "cpu:easy/medium", or "hotseat" when a person plays one). */
 export class Stats extends Stored {
   constructor(storage = globalThis.localStorage) {
     super(STATS_KEY, storage);
@@ -51,14 +54,30 @@ export class Stats extends Stored {
 const OPPONENTS = ["cpu:random", "cpu:easy", "cpu:medium", "cpu:hard", "hotseat", "friend"];
 const opponentOrder = (o) => (OPPONENTS.includes(o) ? OPPONENTS.indexOf(o) : 50);
 
-/** The opponent of a game for the statistics, and how the result counts. */
-export function statsEntry(options, result, seat) {
-  const opponent = options.mode === "cpu" ? `cpu:${options.level}` : options.mode === "friend" ? "friend" : "hotseat";
+/** The opponent of a game for the statistics, and how the result counts. `options.opponent`
+ * (the session's own name for it), when given, is the opponent. `seats`: the game's seats
+ * (the view's); with more than two, the result's winner is a team, a seat's team its seat
+ * modulo 2 (docs/api.md). */
+export function statsEntry(options, result, seat, seats = 2) {
+  const opponent = typeof options.opponent === "string" && options.opponent ? options.opponent
+    : options.mode === "cpu" ? `cpu:${options.level}` : options.mode === "friend" ? "friend" : "hotseat";
   const me = options.mode === "hotseat" ? 0 : seat;
+  const side = seats > 2 ? me % 2 : me;
   if (!result) return null;
   const outcome = result.winner === null || result.winner === undefined ? "drawn"
-    : result.winner === me ? "won" : "lost";
+    : result.winner === side ? "won" : "lost";
   return { opponent, outcome };
+}
+
+/** With four seats: the statistics' name of the team against `you`, from what each seat
+ * is (`players[seat]`: "human", or a CPU level): "hotseat" when a person plays an enemy
+ * seat, else "cpu:" and the enemy levels in the levels' order ("cpu:easy/medium").
+ * @param {string[]} players @param {number} you */
+export function teamOpponent(players, you) {
+  const enemies = players.filter((_, seat) => seat % 2 !== you % 2);
+  if (!enemies.length || enemies.some((p) => p === "human")) return "hotseat";
+  const levels = [...new Set(enemies)].sort((a, b) => opponentOrder(`cpu:${a}`) - opponentOrder(`cpu:${b}`));
+  return `cpu:${levels.join("/")}`;
 }
 
 /** Count the game when it ends (once): against its session's opponent, from the seat of
@@ -73,7 +92,8 @@ export function countAtEnd(game, stats) {
     if (counted || v?.phase !== "over" || !v.result || game.ui !== "over") return;
     counted = true;
     const session = game.session;
-    const entry = statsEntry({ ...game.opts, mode: session.mode }, v.result, session.you ?? 0);
+    const entry = statsEntry({ ...game.opts, mode: session.mode, opponent: session.opponent }, v.result,
+      session.you ?? 0, v.seats ?? 2);
     if (entry) stats.record(game.variant, entry.opponent, entry.outcome);
   });
 }

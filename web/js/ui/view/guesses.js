@@ -2,7 +2,8 @@
 // ctrl/notes.js). Attached to a GameView: a tap on an enemy piece whose kind is unknown
 // (and that is no destination of the selected piece) opens the mark chooser; marks and
 // notes are drawn in their own layer above the pieces, read out in the button grid, and
-// the notes panel lists the enemy pieces not yet accounted for.
+// the notes panel lists the enemy pieces not yet accounted for (with four seats, army by
+// army: each army still in whose ranks the seat does not see, named by seat and colour letter).
 //
 // Only the seat that looks sees anything: under the hot-seat curtain (viewer null) neither
 // marks nor notes are drawn, and notes are asked for that seat's own view only.
@@ -11,7 +12,7 @@ import { h, s, clear } from "./dom.js";
 import { t } from "../i18n.js";
 import { fitText, textWidth } from "./board.js";
 import { MarkBook, markable, markChoices, UNSURE } from "../ctrl/marks.js";
-import { noteText, unaccountedLines } from "../ctrl/notes.js";
+import { armyLines, notedPieces, noteArmies, noteText, unaccountedLines } from "../ctrl/notes.js";
 import { keepFocusInside } from "./dialogs.js";
 
 export class Guesses {
@@ -57,10 +58,15 @@ export class Guesses {
         h("label", { for: "notes-option", "data-i18n": "notes.show" }, t("notes.show"))),
       this.hint, this.list,
       // a game of flips has nothing to mark: a face-up piece is known to both
-      this.ctrl.desc?.rules?.flips ? null
-        : h("p", { class: "hint marks-hint", "data-i18n": "marks.hint" }, t("marks.hint")));
+      this.ctrl.desc?.rules?.flips ? null : this.marksHint());
     const lost = this.view.panels.querySelector("section.panel");
     lost.after(this.panel);
+  }
+
+  /** How to mark: an enemy piece; with four seats, a piece of any other army not shown. */
+  marksHint() {
+    const key = (this.ctrl.desc?.sides?.length ?? 2) > 2 ? "marks.hint_armies" : "marks.hint";
+    return h("p", { class: "hint marks-hint", "data-i18n": key }, t(key));
   }
 
   // --- following the game ---------------------------------------------------------------------
@@ -116,7 +122,7 @@ export class Guesses {
       tags.set(square, { mark: tag === UNSURE ? "?" : this.name(tag), note: "" });
     }
     const notes = this.currentNotes();
-    for (const [square, note] of Object.entries(notes?.pieces || {})) {
+    for (const [square, note] of Object.entries(notedPieces(notes))) {
       const text = noteText(note.label, (k) => this.name(k), this.ctrl.desc, note.kinds);
       if (!text) continue;
       tags.set(square, { mark: tags.get(square)?.mark || "", note: text });
@@ -212,13 +218,28 @@ export class Guesses {
     else if (this.seat === null || this.ctrl.view?.phase !== "play") hint = t("notes.later");
     else if (!notes) hint = t("notes.working");
     else {
-      const lines = unaccountedLines(notes.unaccounted, this.ctrl.desc, (k) => this.ctrl.pieceName(k),
-        (c) => t(`colour.${c}`));
-      hint = lines.length ? t(this.ctrl.desc?.rules?.flips ? "notes.pool" : "notes.unaccounted")
-        : t("notes.all_known");
-      for (const line of lines) this.list.append(h("li", {}, line.text));
+      const armies = noteArmies(notes);
+      const name = (k) => this.ctrl.pieceName(k);
+      if (Array.isArray(notes.armies)) hint = this.drawArmies(armies, name); // four seats
+      else {
+        const lines = unaccountedLines(armies[0]?.unaccounted, this.ctrl.desc, name, (c) => t(`colour.${c}`));
+        hint = lines.length ? t(this.ctrl.desc?.rules?.flips ? "notes.pool" : "notes.unaccounted")
+          : t("notes.all_known");
+        for (const line of lines) this.list.append(h("li", {}, line.text));
+      }
     }
     this.hint.textContent = hint;
+  }
+
+  /** Four seats: one line per army still hidden to the seat ("East (B) General ×1, …"). Gives
+   * the hint above the list. */
+  drawArmies(armies, name) {
+    const lines = armyLines(armies, this.ctrl.desc, name);
+    for (const line of lines) {
+      this.list.append(h("li", { class: `notes-army army-${line.colour}`, "data-army": String(line.seat) },
+        h("strong", { class: "notes-army-name" }, line.army), " ", line.text));
+    }
+    return lines.length ? t("notes.by_army") : t("notes.no_army");
   }
 
   // --- marking ---------------------------------------------------------------------------------

@@ -65,7 +65,9 @@ export function continueBox(app) {
 function opponentName(opponent) {
   if (opponent === "hotseat") return t("stats.hotseat");
   if (opponent === "friend") return t("stats.friend");
-  return t("stats.cpu", { level: levelName(opponent.replace(/^cpu:/, "")) });
+  // a team of CPUs (Siguo) may mix levels: "cpu:easy/medium"
+  const levels = opponent.replace(/^cpu:/, "").split("/").map(levelName);
+  return t("stats.cpu", { level: levels.join(", ") });
 }
 
 /** The start screen's statistics: a table per variant and opponent, and Reset. */
@@ -98,7 +100,11 @@ export function statsBox(app) {
     } } }, t("stats.reset"));
     body.append(h("table", { class: "stats-table", id: "stats-table" }, h("thead", {}, head),
       h("tbody", {}, ...lines)),
-    h("p", { class: "hint" }, t("stats.hotseat_note")), reset);
+    h("p", { class: "hint" }, t("stats.hotseat_note")),
+    // four seats in two teams (Siguo): a result is the team's
+    rows.some((row) => (app.variants?.[row.variant]?.sides?.length ?? 2) > 2)
+      ? h("p", { class: "hint", id: "stats-team-note" }, t("stats.team_note")) : null,
+    reset);
   };
   box.addEventListener("toggle", () => box.open && render());
   render();
