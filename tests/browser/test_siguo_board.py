@@ -20,6 +20,7 @@ from junqi_core.views import view
 
 REPLAY = "section.replay"
 LETTERS = ["S", "E", "N", "W"]
+SEATS = ["South", "East", "North", "West"]
 
 # Each post's centre on screen, by name.
 CENTRES_JS = """() => Object.fromEntries(
@@ -117,6 +118,14 @@ def test_the_cross_turned_for_each_seat_with_lettered_pieces_and_no_hidden_rank(
         order = [LETTERS[(seat + k) % 4] for k in range(4)]
         got = [area_side(centres, s) for s in order]
         assert got == ["bottom", "right", "top", "left"], (seat, got)
+        # the seat's name drawn beside its own army, below the centre
+        names = page.eval_on_selector_all(
+            "#replay svg.board text.seat-name",
+            "ts => ts.map(t => [Number(t.dataset.seat), t.textContent,"
+            " t.getBoundingClientRect().y])",
+        )
+        assert sorted(n[:2] for n in names) == [[k, SEATS[k]] for k in range(4)]
+        assert max(names, key=lambda n: n[2])[0] == seat, names
         # No rank the seat was not shown: the DOM names exactly what the engine's view of
         # that seat named at this step, and a rank only on its own pieces.
         pieces = page.evaluate(PIECES_JS)

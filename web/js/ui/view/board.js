@@ -347,6 +347,22 @@ export class Board {
         layers.lines.append(s("path", { d, class: `${cls} curve`, "data-curve": `${a}-${b}` }));
       }
     }
+    // Each army's name in the empty corner beside its a1 post (a1 on its owner's left).
+    for (let seat = 0; seat < (desc.sides?.length ?? 0); seat++) {
+      const a = geo.pos(`${desc.board.squares.find((sq) => sq.half === seat)?.name.slice(0, 1)}a1`);
+      const b = geo.pos(`${a?.name.slice(0, 1)}b1`);
+      if (!a || !b) continue;
+      const ux = Math.sign(a.x - b.x);
+      const uy = Math.sign(a.y - b.y);
+      // left of a1: ends there; right of it: starts there; below or above it: kept inside
+      // the drawing (it reaches from a1 towards the centre of the board)
+      const anchor = ux < 0 || uy > 0 ? "end" : "start";
+      const shift = ux ? ux * cell.w * 0.55 : (uy > 0 ? 1 : -1) * (cell.tileW / 2);
+      layers.labels.append(s("text", {
+        x: a.x + shift, y: a.y + uy * (cell.h * 0.7) + 6,
+        class: `seat-name ${colours[seat] || ""}`, "text-anchor": anchor, "data-seat": seat,
+      }, t(`side.${desc.id}.${seat}`)));
+    }
     const pw = cell.tileW - 24;
     const ph = cell.tileH - 12;
     for (const sq of geo.squares.values()) {
