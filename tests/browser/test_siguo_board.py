@@ -175,9 +175,14 @@ def test_the_phone_zoom_brings_every_post_to_44_px(site, server, game, size):
     assert_targets(page, f"Siguo replay {where}")
     assert_nothing_cut(page, f"Siguo replay {where}")
     if size == (390, 844):
-        shot(page, f"all-zoomed-{where}")
+        # another seat's view, still zoomed: that seat's own posts in view, as big
+        for seat, name in ((1, "east"), (0, "south")):
+            choose_view(page, seat)
+            zoomed = page.evaluate(CENTRES_JS)
+            assert min(min(c[2], c[3]) for c in zoomed.values()) >= 44
+            shot(page, f"{name}-zoomed-{where}")
         page.click("#zoom-toggle")
+        page.wait_for_selector("#replay-board-wrap:not(.zoomed)")
+        shot(page, f"south-{where}")
         choose_view(page, 1)
         shot(page, f"east-{where}")
-        choose_view(page, 0)
-        shot(page, f"south-{where}")
