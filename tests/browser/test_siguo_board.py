@@ -10,7 +10,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from gamedriver import ARTIFACTS, assert_nothing_cut, assert_targets, no_page_errors  # noqa: F401
+from gamedriver import (  # noqa: F401
+    ARTIFACTS,
+    assert_nothing_cut,
+    assert_targets,
+    axe_scan,
+    no_page_errors,
+)
 
 from junqi_core import bridge
 from junqi_core.notation import move_text
@@ -106,6 +112,7 @@ def test_the_cross_turned_for_each_seat_with_lettered_pieces_and_no_hidden_rank(
     pieces = page.evaluate(PIECES_JS)
     assert pieces and all(letter == LETTERS[owner] for _, owner, _, letter, _ in pieces), pieces
     shot(page, "all-1280x800")
+    assert axe_scan(page, server.url, "#replay") == []
 
     # Each seat's view: that seat's army at the bottom, the others round it in turn order.
     for _ in range(12):
