@@ -170,14 +170,15 @@ test("every language has the replay's strings", () => {
   useLanguage("en");
 });
 
-/** A finished Siguo record made by CPython: 40 seeded random plies, then East and West resign. */
-function siguoRecord() {
+/** A finished Siguo record made by CPython: `plies` seeded random plies, then East and
+ * West resign (those still in). */
+function siguoRecord(seed = 5, plies = 40) {
   const script = `
 import json
 from junqi_core.notation import move_text
 from junqi_core.record import export_record
 from junqi_core.selfplay import random_game
-game = random_game("siguo", 5, max_plies=40)
+game = random_game("siguo", ${seed}, max_plies=${plies})
 while game.result is None:
     seat = game.turn
     if seat in (1, 3):
@@ -217,5 +218,20 @@ test("a Siguo record: any of the four seats' views or everything; each combat na
     }
   }
   assert.equal(await r.setViewer(4), false); // no fifth seat
+  // the end: the team wins; a resignation said once
+  r.toEnd();
+  assert.equal(r.statusText(), `Move ${r.last} of ${r.last} · Game over: South and North win.`);
+  assert.equal(r.messageText(), "East resigns.");
+  r.dispose();
+});
+
+test("a Siguo replay says who left the board and why", async () => {
+  // seed 1: West has no legal move at ply 470
+  const r = new ReplayController({ engine, source: { record: siguoRecord(1, 480) }, timers: fakeTimers() });
+  assert.equal(await r.load(), true);
+  const step = r.events.findIndex((ev) => ev.out?.some((o) => o.reason === "no_legal_move")) + 1;
+  assert.ok(step > 0);
+  r.goTo(step);
+  assert.ok(r.messageText().endsWith("West has no legal move: West is out."), r.messageText());
   r.dispose();
 });

@@ -273,7 +273,26 @@ export class ReplayController {
     const where = this.step === 0 ? t("replay.start", { n: this.last })
       : t("replay.step", { n: this.step, total: this.last });
     const result = this.frame.result;
+    if (result && this.seats > 2 && result.winner !== null) {
+      // Siguo: the winner is a team (0: South and North, 1: East and West)
+      const team = t("replay.team_wins", { side: this.sideName(result.winner),
+        partner: this.sideName(result.winner + 2) });
+      return `${where} · ${team}`;
+    }
     return result ? `${where} · ${words.resultText(result, this.ctx())}` : where;
+  }
+
+  /** Who left the board with this action, and whose flag it showed (four seats). */
+  outText(ev) {
+    const said = [];
+    for (const shown of ev.flag_shown || []) {
+      said.push(t("replay.flag_shown", { side: this.sideName(shown.player), sq: shown.square ?? "—" }));
+    }
+    for (const out of ev.out || []) {
+      if (ev.type === "resign" && out.player === ev.player) continue; // said by the event itself
+      said.push(t(`replay.out.${out.reason}`, { side: this.sideName(out.player) }));
+    }
+    return said.join(" ");
   }
 
   /** What the action leading here was, in the viewpoint's words (combats included). */
@@ -290,9 +309,10 @@ export class ReplayController {
         side: this.sideName(ev.player), other: this.sideName(c.against ?? 1 - ev.player), sq: c.square,
         attacker: name(c.attacker), defender: name(c.defender),
       });
-      return [say, how, ev.offer_lapsed ? t("say.offer_lapsed") : ""].filter(Boolean).join(" ");
+      const lapsed = ev.offer_lapsed ? t("say.offer_lapsed") : "";
+      return [say, how, this.outText(ev), lapsed].filter(Boolean).join(" ");
     }
-    return words.eventText(ev, this.ctx());
+    return [words.eventText(ev, this.ctx()), this.outText(ev)].filter(Boolean).join(" ");
   }
 
   /** The move list: {step, text, current} per action (step k: the position after it). */
