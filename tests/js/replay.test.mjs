@@ -5,7 +5,8 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { ReplayController, SPEEDS } from "../../web/js/ui/ctrl/replay.js";
 import * as i18n from "../../web/js/ui/i18n.js";
-import { bridge, useLanguage, fakeTimers } from "./support.mjs";
+import { execFileSync } from "node:child_process";
+import { bridge, useLanguage, fakeTimers, ROOT } from "./support.mjs";
 
 const engine = bridge();
 after(() => engine.close());
@@ -167,4 +168,70 @@ test("every language has the replay's strings", () => {
     for (const key of keys) assert.ok(i18n.has(key) && i18n.t(key) !== key, `${lang}: ${key}`);
   }
   useLanguage("en");
+});
+
+/** A finished Siguo record made by CPython: `plies` seeded random plies, then East and
+ * West resign (those still in). */
+function siguoRecord(seed = 5, plies = 40) {
+  const script = `
+import json
+from junqi_core.notation import move_text
+from junqi_core.record import export_record
+from junqi_core.selfplay import random_game
+game = random_game("siguo", ${seed}, max_plies=${plies})
+while game.result is None:
+    seat = game.turn
+    if seat in (1, 3):
+        game.apply(seat, f"resign:{seat}")
+    else:
+        game.apply(seat, move_text(game.board_spec, game.legal_moves()[0]))
+print(json.dumps(export_record(game)))
+`;
+  const out = execFileSync(process.env.PYTHON || "python3", ["-c", script], { cwd: ROOT, encoding: "utf8" });
+  return JSON.parse(out);
+}
+
+test("a Siguo record: any of the four seats' views or everything; each combat names the seat attacked", async () => {
+  const record = siguoRecord();
+  const r = new ReplayController({ engine, source: { record }, timers: fakeTimers() });
+  assert.equal(await r.load(), true);
+  assert.equal(r.viewer, "all");
+  assert.equal(r.seats, 4);
+  assert.deepEqual(r.viewpoints(), [0, 1, 2, 3, "all"]);
+  assert.equal(r.seat, 0);
+  assert.equal(r.lostView().lost.length, 4);
+  // a combat against another seat than "the other player": told with that seat's name
+  const names = ["South", "East", "North", "West"];
+  const step = r.events.findIndex((ev) => ev.combat && ev.combat.against !== 1 - ev.player) + 1;
+  assert.ok(step > 0, "the record has a combat between seats other than 0 and 1");
+  r.goTo(step);
+  const ev = r.event;
+  assert.ok(r.messageText().includes(names[ev.combat.against]), r.messageText());
+  for (const seat of [3, 2, 1]) {
+    assert.equal(await r.setViewer(seat), true);
+    assert.equal(r.viewer, seat);
+    assert.equal(r.seat, seat); // that seat's army at the bottom of the board
+    assert.equal(r.step, step); // a new viewpoint keeps the step
+    // no rank of another army in what the board is given (the flag shown aside)
+    for (const piece of r.boardState().pieces.values()) {
+      if (piece.owner !== seat) assert.ok(piece.kind === null || piece.kind === "flag", JSON.stringify(piece));
+    }
+  }
+  assert.equal(await r.setViewer(4), false); // no fifth seat
+  // the end: the team wins; a resignation said once
+  r.toEnd();
+  assert.equal(r.statusText(), `Move ${r.last} of ${r.last} · Game over: South and North win.`);
+  assert.equal(r.messageText(), "East resigns.");
+  r.dispose();
+});
+
+test("a Siguo replay says who left the board and why", async () => {
+  // seed 1: West has no legal move at ply 470
+  const r = new ReplayController({ engine, source: { record: siguoRecord(1, 480) }, timers: fakeTimers() });
+  assert.equal(await r.load(), true);
+  const step = r.events.findIndex((ev) => ev.out?.some((o) => o.reason === "no_legal_move")) + 1;
+  assert.ok(step > 0);
+  r.goTo(step);
+  assert.ok(r.messageText().endsWith("West has no legal move: West is out."), r.messageText());
+  r.dispose();
 });

@@ -2,7 +2,7 @@
 // DOM: web/js/ui/view/replay.js draws it, tests/js/replay.test.mjs drives it in Node.
 //
 // Python decides what each position shows: the `replay` op gives every position as one seat
-// saw it then (`viewer` 0 or 1), or with everything shown (`"all"`, finished games only),
+// saw it then (`viewer` a seat: 0 or 1, 0 to 3 in Siguo), or with everything shown (`"all"`, finished games only),
 // and each action's event as seen then. This file only keeps the step and the viewpoint,
 // so a seat's replay holds exactly what that seat knew, as the game did.
 //
@@ -18,6 +18,8 @@ import * as words from "./words.js";
 export const SPEEDS = [2000, 1000, 500, 250];
 export const SPEED_NAMES = ["0.5×", "1×", "2×", "4×"];
 export const DEFAULT_SPEED = 1;
+/** The viewpoints of a two-player game; a game of more seats has one per seat.
+ * @type {(number | "all")[]} */
 export const VIEWPOINTS = [0, 1, "all"];
 
 const KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
@@ -27,7 +29,7 @@ export class ReplayController {
    * engine: {call(request) -> Promise<reply>}
    * variants: the static variant descriptions (the reply's own description replaces them)
    * source: {game: id} (a finished game of this page) or {record: object or JSON text}
-   * viewer: 0, 1, "all" or undefined ("all" when the game is finished, else 0)
+   * viewer: a seat (0, 1; 0 to 3 in Siguo), "all" or undefined ("all" when the game is finished, else 0)
    * settings: () => {labels} (read at render time); timers: {every, stop} (tests)
    * @param {{engine: any, variants?: object, source: object, viewer?: number | "all",
    *   settings?: () => any, timers?: any}} args
@@ -98,16 +100,29 @@ export class ReplayController {
     return this.engine.call({ op: "replay", viewer, ...this.source });
   }
 
-  /** Another viewpoint (0, 1 or "all"), at the same step. */
+  /** The number of seats of the replayed game (2 before the engine answers). */
+  get seats() {
+    return this.frame?.seats ?? this.desc?.sides?.length ?? 2;
+  }
+
+  /** Another viewpoint (a seat or "all"), at the same step. */
   async setViewer(viewer) {
-    if (!VIEWPOINTS.includes(viewer) || viewer === this.viewer || this.busy) return false;
+    if (!this.viewpointsAll().includes(viewer) || viewer === this.viewer || this.busy) return false;
     if (viewer === "all" && !this.finished) return false;
     return this.load(viewer);
   }
 
   viewpoints() {
     if (!this.variant) return []; // a link's replay before the engine answers: no sides yet
-    return VIEWPOINTS.filter((v) => v !== "all" || this.finished);
+    return this.viewpointsAll().filter((v) => v !== "all" || this.finished);
+  }
+
+  /** Every seat, then "all". @returns {(number | "all")[]} */
+  viewpointsAll() {
+    if (this.seats === 2) return VIEWPOINTS;
+    /** @type {(number | "all")[]} */
+    const seats = Array.from({ length: this.seats }, (_, i) => i);
+    return [...seats, "all"];
   }
 
   // --- moving through the game ----------------------------------------------------------
@@ -209,7 +224,7 @@ export class ReplayController {
 
   /** Seat whose side is at the bottom of the board (seat 0 for "everything shown"). */
   get seat() {
-    return this.viewer === 1 ? 1 : 0;
+    return typeof this.viewer === "number" ? this.viewer : 0;
   }
 
   /** The seat whose knowledge the words use (null: everything shown). */
@@ -258,7 +273,26 @@ export class ReplayController {
     const where = this.step === 0 ? t("replay.start", { n: this.last })
       : t("replay.step", { n: this.step, total: this.last });
     const result = this.frame.result;
+    if (result && this.seats > 2 && result.winner !== null) {
+      // Siguo: the winner is a team (0: South and North, 1: East and West)
+      const team = t("replay.team_wins", { side: this.sideName(result.winner),
+        partner: this.sideName(result.winner + 2) });
+      return `${where} · ${team}`;
+    }
     return result ? `${where} · ${words.resultText(result, this.ctx())}` : where;
+  }
+
+  /** Who left the board with this action, and whose flag it showed (four seats). */
+  outText(ev) {
+    const said = [];
+    for (const shown of ev.flag_shown || []) {
+      said.push(t("replay.flag_shown", { side: this.sideName(shown.player), sq: shown.square ?? "—" }));
+    }
+    for (const out of ev.out || []) {
+      if (ev.type === "resign" && out.player === ev.player) continue; // said by the event itself
+      said.push(t(`replay.out.${out.reason}`, { side: this.sideName(out.player) }));
+    }
+    return said.join(" ");
   }
 
   /** What the action leading here was, in the viewpoint's words (combats included). */
@@ -272,12 +306,13 @@ export class ReplayController {
       const name = (kind) => (kind ? this.pieceName(kind) : t("combat.piece"));
       const say = t("say.move", { side: this.sideName(ev.player), from: ev.from, to: ev.to });
       const how = t(`replay.combat.${c.result}`, {
-        side: this.sideName(ev.player), other: this.sideName(1 - ev.player), sq: c.square,
+        side: this.sideName(ev.player), other: this.sideName(c.against ?? 1 - ev.player), sq: c.square,
         attacker: name(c.attacker), defender: name(c.defender),
       });
-      return [say, how, ev.offer_lapsed ? t("say.offer_lapsed") : ""].filter(Boolean).join(" ");
+      const lapsed = ev.offer_lapsed ? t("say.offer_lapsed") : "";
+      return [say, how, this.outText(ev), lapsed].filter(Boolean).join(" ");
     }
-    return words.eventText(ev, this.ctx());
+    return [words.eventText(ev, this.ctx()), this.outText(ev)].filter(Boolean).join(" ");
   }
 
   /** The move list: {step, text, current} per action (step k: the position after it). */
@@ -311,7 +346,7 @@ export class ReplayController {
 
   /** The lost pieces of the frame, shaped like a view for panels.renderLost. */
   lostView() {
-    return { lost: this.frame?.lost || [{ count: 0, kinds: [] }, { count: 0, kinds: [] }] };
+    return { lost: this.frame?.lost || Array.from({ length: this.seats }, () => ({ count: 0, kinds: [] })) };
   }
 
   /** Which buttons work now: name -> enabled. */

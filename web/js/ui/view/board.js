@@ -126,7 +126,7 @@ export class Board {
     const { width, height } = geo;
     svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     svg.dataset.seat = this.seat;
-    svg.dataset.style = geo.river ? "river" : "front";
+    svg.dataset.style = geo.river ? "river" : geo.cross ? "cross" : "front";
     const hadFocus = this.keyboard && this.layers && this.hasFocus(); // kept through a redraw
     clear(svg);
     const defs = s("defs", {},
@@ -147,6 +147,7 @@ export class Board {
     svg.append(defs, ...Object.values(this.layers));
     this.layers.ground.append(s("rect", { x: 0, y: 0, width, height, rx: 12, class: "ground" }));
     if (geo.river) this.drawRiver();
+    else if (geo.cross) this.drawCross();
     else this.drawFront();
     // Coordinates: files along the bottom edge, ranks along the left edge.
     const labels = this.layers.labels;
@@ -240,7 +241,7 @@ export class Board {
     const dirs = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
     const name = current.dataset.hit;
     let next = null;
-    if (dirs[event.key]) next = neighbour(this.geo.cells, name, dirs[event.key]);
+    if (dirs[event.key]) next = neighbour(this.geo.cells, name, dirs[event.key], this.geo.sideways);
     else if (event.key === "Home" || event.key === "End") {
       const order = [...this.geo.cells.entries()].sort(([, a], [, b]) => a.row - b.row || a.col - b.col);
       next = (event.key === "Home" ? order[0] : order[order.length - 1])[0];
@@ -301,6 +302,74 @@ export class Board {
       } else if (sq.type === "hq") {
         // A pill exactly the size of a tile: a piece standing on it covers it, so the
         // headquarters shows one outline (the piece's), not two.
+        layers.posts.append(
+          s("rect", { x: x - cell.tileW / 2, y: y - cell.tileH / 2, width: cell.tileW, height: cell.tileH,
+            rx: cell.tileH / 2, class: "hq" }),
+          s("text", { x, y: y + 5, class: "square-label" }, t("board.hq")));
+      } else {
+        layers.posts.append(s("rect", {
+          x: x - pw / 2, y: y - ph / 2, width: pw, height: ph, rx: 2,
+          class: sq.type === "station" ? "post station" : sq.rail ? "post on-rail" : "post",
+        }));
+      }
+    }
+  }
+
+  /** The cross (Siguo): four army areas tinted in their seat's colour, the nine centre
+   * posts, roads, straight railways and the four corner railways as quarter circles. */
+  drawCross() {
+    const { geo, desc, layers } = this;
+    const { cell } = geo;
+    const colours = desc.colours || [];
+    const half = cell.w / 2;
+    for (let seat = 0; seat < (desc.sides?.length ?? 0); seat++) {
+      const posts = [...geo.squares.values()].filter((sq) => sq.half === seat);
+      if (!posts.length) continue;
+      const xs = posts.map((sq) => sq.x);
+      const ys = posts.map((sq) => sq.y);
+      const x = Math.min(...xs) - half + 3;
+      const y = Math.min(...ys) - half + 3;
+      layers.ground.append(s("rect", { x, y, width: Math.max(...xs) + half - 3 - x,
+        height: Math.max(...ys) + half - 3 - y, rx: 10,
+        class: `area ${colours[seat] || ""}`, "data-area": seat }));
+    }
+    const curved = new Set(geo.curves.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
+    const line = (a, b, cls) => {
+      const p = geo.pos(a);
+      const q = geo.pos(b);
+      return s("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: cls });
+    };
+    const rails = desc.board.rails.filter(([a, b]) => !curved.has(`${a}|${b}`));
+    for (const [a, b] of desc.board.roads) layers.lines.append(line(a, b, "road"));
+    for (const cls of ["rail", "rail-ties"]) {
+      for (const [a, b] of rails) layers.lines.append(line(a, b, cls));
+      for (const [a, b, d] of geo.curves) {
+        layers.lines.append(s("path", { d, class: `${cls} curve`, "data-curve": `${a}-${b}` }));
+      }
+    }
+    // Each army's name in the empty corner beside its a1 post (a1 on its owner's left).
+    for (let seat = 0; seat < (desc.sides?.length ?? 0); seat++) {
+      const a = geo.pos(`${desc.board.squares.find((sq) => sq.half === seat)?.name.slice(0, 1)}a1`);
+      const b = geo.pos(`${a?.name.slice(0, 1)}b1`);
+      if (!a || !b) continue;
+      const ux = Math.sign(a.x - b.x);
+      const uy = Math.sign(a.y - b.y);
+      // left of a1: ends there; right of it: starts there; below or above it: kept inside
+      // the drawing (it reaches from a1 towards the centre of the board)
+      const anchor = ux < 0 || uy > 0 ? "end" : "start";
+      const shift = ux ? ux * cell.w * 0.55 : (uy > 0 ? 1 : -1) * (cell.tileW / 2);
+      layers.labels.append(s("text", {
+        x: a.x + shift, y: a.y + uy * (cell.h * 0.7) + 6,
+        class: `seat-name ${colours[seat] || ""}`, "text-anchor": anchor, "data-seat": seat,
+      }, t(`side.${desc.id}.${seat}`)));
+    }
+    const pw = cell.tileW - 24;
+    const ph = cell.tileH - 12;
+    for (const sq of geo.squares.values()) {
+      const { x, y } = sq;
+      if (sq.type === "camp") {
+        layers.posts.append(s("circle", { cx: x, cy: y, r: 21, class: "camp" }));
+      } else if (sq.type === "hq") {
         layers.posts.append(
           s("rect", { x: x - cell.tileW / 2, y: y - cell.tileH / 2, width: cell.tileW, height: cell.tileH,
             rx: cell.tileH / 2, class: "hq" }),
@@ -443,19 +512,28 @@ export class Board {
         s("rect", { x: -w, y: -hgt + 3, width: 2 * w, height: 2 * hgt, rx: 6, class: "edge" }),
         s("rect", { x: -w, y: -hgt, width: 2 * w, height: 2 * hgt, rx: 6, class: "tile" }));
     }
+    // Four seats: each piece also carries its seat's letter, so that no one needs the colours
+    // to tell the armies apart (in the middle of a hidden piece, in a corner of a known one).
+    const letter = geo.cross && piece.owner !== null && piece.owner !== undefined
+      ? t(`side.${this.desc.id}.letter.${piece.owner}`) : null;
     if (piece.down && !known) {
       face.append(s("rect", { x: -w + 5, y: -hgt + 5, width: 2 * w - 10, height: 2 * hgt - 10,
         rx: 3, class: "back", fill: "url(#hatch)" }));
+      if (letter) face.append(s("text", { x: 0, y: 6, class: "seat-letter big" }, letter));
       return g;
     }
-    if (!known) return g;
+    if (!known) {
+      if (letter) face.append(s("text", { x: 0, y: 6, class: "seat-letter big" }, letter));
+      return g;
+    }
+    if (letter) face.append(s("text", { x: w - 4, y: -hgt + 10, class: "seat-letter" }, letter));
     const text = state.label(piece.kind);
     const rank = state.ranks ? state.rank(piece.kind) : null;
     const room = 2 * w - (geo.river ? 14 : 10);
     const { lines, size, squeeze } = fitLabel(text, room, cell.font, 2 * hgt - 8);
     const lineHeight = Math.round(size * 1.05);
     const middle = geo.river ? 4 : 0; // the pentagon's body sits low
-    const shift = rank === null ? 0 : geo.river ? 3 : 2;
+    const shift = rank === null && !letter ? 0 : geo.river ? 3 : geo.cross ? 4 : 2;
     const first = middle + shift + Math.round(size * 0.36) - ((lines.length - 1) * lineHeight) / 2;
     const label = s("text", {
       x: 0, y: first, class: "name", "font-size": size,

@@ -19,6 +19,7 @@ export const MAX_STRETCH = 1.4;
 
 export function makeGeometry(desc, seat, stretch = 1) {
   const board = desc.board;
+  if (isCross(desc)) return makeCross(desc, seat);
   const river = Boolean(board.river);
   const base = river ? RIVER : FRONT;
   const g = { ...base, h: base.h * Math.min(MAX_STRETCH, Math.max(1, stretch)) };
@@ -60,6 +61,7 @@ export function makeGeometry(desc, seat, stretch = 1) {
 /** The row stretch that makes a board of this description fill a box of `ratio` = width /
  * height (1 when the box is as wide as the board or wider). */
 export function stretchFor(desc, ratio) {
+  if (isCross(desc)) return 1; // a square board: its rows never stretch
   const plain = makeGeometry(desc, 0);
   const wanted = plain.width / ratio; // the height that fills the box at the board's width
   if (!(wanted > plain.height)) return 1;
@@ -69,8 +71,9 @@ export function stretchFor(desc, ratio) {
 }
 
 /** The nearest square from `name` in a direction [dx, dy] on the displayed grid (arrow
- * keys on the board and in the button grid). */
-export function neighbour(cells, name, [dx, dy]) {
+ * keys on the board and in the button grid). `sideways`: what a column aside costs against
+ * a row ahead (the cross, whose centre posts are two rows apart, keeps to its column). */
+export function neighbour(cells, name, [dx, dy], sideways = 3) {
   const here = cells.get(name);
   const centre = (c) => c.col + (c.span - 1) / 2;
   let best = null;
@@ -82,11 +85,69 @@ export function neighbour(cells, name, [dx, dy]) {
     const along = dx ? ddx * dx : ddy * dy;
     const across = dx ? Math.abs(ddy) : Math.abs(ddx);
     if (along <= 0 || (dx && across > 0)) continue;
-    const score = along * 10 + across * 3;
+    const score = along * 10 + across * sideways;
     if (score < bestScore) {
       bestScore = score;
       best = other;
     }
   }
   return best;
+}
+
+// --- the cross (Siguo): four army areas round nine centre posts --------------------------
+//
+// The engine's grid is 17 x 17 with South's area at the bottom (y = 0..5), East's on the
+// right, North's at the top, West's on the left. Seat k sees it turned a quarter turn
+// clockwise k times, so its own area is at the bottom. Every post sits on a square pitch;
+// the four corner railways are quarter circles round the corner centre posts.
+
+const CROSS = { w: 64, h: 64, gap: 0, pad: 30, padY: 30, padB: 30, tileW: 58, tileH: 40, font: 15 };
+
+/** Whether a description is a cross board (four seats round a centre). */
+export function isCross(desc) {
+  return (desc.sides?.length ?? 2) > 2 || Boolean(desc.board.curves?.length);
+}
+
+/** (x, y) of the engine's grid turned so that `seat`'s area is at the bottom. */
+export function turnPoint(x, y, seat, size) {
+  const c = (size - 1) / 2;
+  let dx = x - c;
+  let dy = y - c;
+  for (let i = 0; i < ((seat % 4) + 4) % 4; i++) [dx, dy] = [dy, -dx]; // a quarter turn clockwise
+  return [c + dx, c + dy];
+}
+
+function makeCross(desc, seat) {
+  const board = desc.board;
+  const g = { ...CROSS };
+  const size = Math.max(board.files, board.ranks);
+  const width = (size - 1) * g.w + 2 * g.pad;
+  const height = (size - 1) * g.h + g.padY + g.padB;
+  const point = (x, y) => {
+    const [tx, ty] = turnPoint(x, y, seat, size);
+    return { x: g.pad + tx * g.w, y: g.padY + (size - 1 - ty) * g.h };
+  };
+  const squares = new Map(board.squares.map((sq) => [sq.name, { ...sq, ...point(sq.x, sq.y) }]));
+  const cells = new Map();
+  for (const sq of board.squares) {
+    const [tx, ty] = turnPoint(sq.x, sq.y, seat, size);
+    cells.set(sq.name, { row: size - 1 - Math.round(ty), col: Math.round(tx), span: 1 });
+  }
+  // The corner railways: [from, to, SVG path] (quarter circles round the given centre).
+  const curves = (board.curves || []).map(([a, b, cx, cy]) => {
+    const p = squares.get(a);
+    const q = squares.get(b);
+    const c = point(cx, cy);
+    const k = 0.5523; // a cubic Bézier's handle for a quarter circle
+    const c1 = { x: p.x + k * (q.x - c.x), y: p.y + k * (q.y - c.y) };
+    const c2 = { x: q.x + k * (p.x - c.x), y: q.y + k * (p.y - c.y) };
+    const f = (n) => Math.round(n * 10) / 10;
+    return [a, b, `M${f(p.x)},${f(p.y)} C${f(c1.x)},${f(c1.y)} ${f(c2.x)},${f(c2.y)} ${f(q.x)},${f(q.y)}`];
+  });
+  return {
+    river: false, cross: true, seat, flipped: seat !== 0, stretch: 1, width, height, cell: g, squares,
+    cells, rows: size, files: size, front: null, point, curves, sideways: 12,
+    pos: (name) => squares.get(name),
+    cellWidth: () => g.w,
+  };
 }

@@ -26,6 +26,7 @@ export class ButtonGrid {
     this.buttons.clear();
     this.root.setAttribute("aria-label", label);
     this.root.style.setProperty("--files", geo.files);
+    this.root.classList.toggle("cross", Boolean(geo.cross)); // 17 columns: scrolled, not squeezed
     const order = [...geo.cells.entries()].sort(
       ([, a], [, b]) => a.row - b.row || a.col - b.col);
     for (const [name, cell] of order) {
@@ -97,6 +98,6 @@ export class ButtonGrid {
 
   /** The nearest square in a direction on the displayed grid. */
   neighbour(name, dir) {
-    return neighbour(this.geo.cells, name, dir);
+    return neighbour(this.geo.cells, name, dir, this.geo.sideways);
   }
 }

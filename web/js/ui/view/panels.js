@@ -16,7 +16,10 @@ function grouped(kinds, order, name) {
 export function renderLost(root, view, ctx) {
   clear(root);
   const order = ctx.desc.pieces.map((p) => p.id);
-  const seats = ctx.viewer === null ? [0, 1] : [ctx.viewer, 1 - ctx.viewer];
+  // the viewer's first, then the others (Siguo's four seats in turn order from the viewer)
+  const all = view.lost.map((_, i) => i);
+  const seats = ctx.viewer === null ? all
+    : [...all.slice(ctx.viewer), ...all.slice(0, ctx.viewer)];
   for (const seat of seats) {
     const lost = view.lost[seat];
     const title = ctx.viewer === seat ? t("lost.yours") : t("lost.side", { side: ctx.side(seat) });
