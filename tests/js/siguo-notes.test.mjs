@@ -69,7 +69,7 @@ test("the notes come army by army, each named by seat and colour letter in every
   assert.deepEqual(armies.map((a) => a.seat), [1, 2, 3]);
   assert.equal(Object.keys(notedPieces(notes)).length, 75); // every piece of the three others
   const lines = armyLines(armies, DESC, (k) => k);
-  assert.deepEqual(lines.map((l) => l.army), ["East (B)", "North (O)", "West (T)"]);
+  assert.deepEqual(lines.map((l) => l.army), ["East", "North", "West"]);
   assert.match(lines[0].text, /field_marshal ×1/);
   assert.deepEqual(armyLines([{ seat: 1, pieces: {}, unaccounted: [] }], DESC, (k) => k)[0].text,
     "all accounted for");
@@ -77,7 +77,7 @@ test("the notes come army by army, each named by seat and colour letter in every
     useLanguage(lang);
     const names = [0, 1, 2, 3].map((seat) => armyName(DESC, seat));
     assert.equal(new Set(names).size, 4, lang);
-    for (const name of names) assert.ok(!name.includes("notes."), `${lang}: ${name}`);
+    for (const name of names) assert.ok(!name.includes("side."), `${lang}: ${name}`);
   }
   useLanguage("en");
   // two players: one army, the enemy's, as before

@@ -76,12 +76,10 @@ export function notedPieces(notes) {
   return Object.assign({}, ...noteArmies(notes).map((a) => a.pieces));
 }
 
-/** An army's name in the notes: its seat and its colour's letter ("South (R)"), so that it
- * reads without telling the colours apart. `desc`: the variant's description (its colours). */
+/** An army's name in the notes: its seat's name, whose initial (or character) is the letter its
+ * pieces carry on the board, so that it reads without telling the colours apart. */
 export function armyName(desc, seat) {
-  const colour = desc?.colours?.[seat];
-  const side = t(`notes.seat.${seat}`);
-  return colour ? t("notes.army", { side, letter: t(`notes.letter.${colour}`) }) : side;
+  return t(`side.${desc?.id || "siguo"}.${seat}`);
 }
 
 /** Four seats: the notes panel's line per army ("East (B)" and "General ×1, Bomb ×2" or "all
