@@ -10,10 +10,10 @@ from helpers import error_code, ok
 from junqi_core.record import export_record, import_record
 from junqi_core.selfplay import random_game
 from junqi_core.variants import VARIANT_IDS, find_variant
+from junqi_core.views import view
 
 # the games of two seats (Siguo's replays: tests/test_siguo_*.py)
 TWO_SEATS = [v for v in VARIANT_IDS if find_variant(v).seats == 2]
-from junqi_core.views import view
 
 
 def finished(variant: str, seed: int = 4, max_plies: int = 400) -> dict:
