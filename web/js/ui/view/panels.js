@@ -16,7 +16,8 @@ function grouped(kinds, order, name) {
 export function renderLost(root, view, ctx) {
   clear(root);
   const order = ctx.desc.pieces.map((p) => p.id);
-  const seats = ctx.viewer === null ? [0, 1] : [ctx.viewer, 1 - ctx.viewer];
+  const all = (ctx.desc.sides || [0, 1]).map((_, seat) => seat);
+  const seats = ctx.viewer === null ? all : [ctx.viewer, ...all.filter((seat) => seat !== ctx.viewer)];
   for (const seat of seats) {
     const lost = view.lost[seat];
     const title = ctx.viewer === seat ? t("lost.yours") : t("lost.side", { side: ctx.side(seat) });
