@@ -9,6 +9,7 @@ import { newGame } from "../../web/js/ui/ctrl/session.js";
 import { StartController, PERSON } from "../../web/js/ui/ctrl/start.js";
 import { describeSaved, resumeOptions, savedText } from "../../web/js/ui/ctrl/saves.js";
 import { LOG_LINES } from "../../web/js/ui/ctrl/table.js";
+import * as words from "../../web/js/ui/ctrl/words.js";
 import { bridge, useLanguage, memoryStore, until, counter } from "./support.mjs";
 
 let engine;
@@ -164,4 +165,20 @@ test("a saved Siguo game says who plays each seat and goes on with the same seat
   const classic = describeSaved({ summary: { ...summary, variant: "classic", cpus: { 1: "easy" } } }, variants);
   assert.equal(classic.mode, "cpu");
   assert.equal(classic.people, undefined);
+});
+
+test("the log says a combat between two other armies in one short line, and who went out", () => {
+  const g = game({ variant: "siguo", mode: "cpu", people: [0], cpus: { 1: "easy", 2: "easy", 3: "easy" } });
+  g.variant = "siguo";
+  g.viewer = 0;
+  const ctx = g.ctx();
+  const combat = (result, against) => ({ ply: 5, player: 1, type: "move", from: "Ec4", to: "Sb5",
+    combat: { square: "Sb5", result, attacker: null, defender: null, against } });
+  assert.equal(words.eventText(combat("both", 2), ctx), "East: Ec4 took Sb5 — both removed.");
+  assert.equal(words.eventText(combat("defender", 2), ctx), "East: Ec4 attacked Sb5 and lost.");
+  const mine = { ...combat("attacker", 0), combat: { ...combat("attacker", 0).combat, defender: "major" } };
+  assert.equal(words.eventText(mine, ctx), "East moves Ec4–Sb5. Your Major loses (Sb5).");
+  const out = { ...combat("attacker", 2), out: [{ player: 2, reason: "flag_captured" }] };
+  assert.equal(words.eventText(out, ctx), "East: Ec4 took Sb5. North is out: flag captured.");
+  assert.equal(words.moveLine(out, ctx), "6. East: Ec4–Sb5 ⚔ attacker wins — North out");
 });

@@ -80,7 +80,11 @@ export function moveLine(ev, ctx) {
 export function eventText(ev, ctx) {
   const side = ctx.side(ev.player);
   const parts = [];
-  if (ev.type === "move") {
+  const c = ev.combat;
+  if (ev.type === "move" && c?.against !== undefined && ev.player !== ctx.viewer && c.against !== ctx.viewer) {
+    // four seats: a combat the viewer had no piece in, in one short line
+    parts.push(t(`say.took.${c.result}`, { side, from: ev.from, to: ev.to }));
+  } else if (ev.type === "move") {
     parts.push(subject("say.move", ev.player, { side, from: ev.from, to: ev.to }, ctx));
     if (ev.combat) parts.push(combatText(ev, ctx));
   } else if (ev.type === "flip") {
