@@ -151,6 +151,10 @@ def test_a_game_against_three_cpus_plays_on_a_phone_and_goes_on_after_a_reload(s
     assert "South" in page.inner_text("#start-summary")
     assert_nothing_cut(page, "start, Siguo")
     assert_targets(page, "start, Siguo")
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert_nothing_cut(page, "start, Siguo, 360x740")
+    assert_targets(page, "start, Siguo, 360x740")
+    page.set_viewport_size(PHONE)
     for seat in (1, 2, 3):  # Easy CPUs: quick to answer
         page.select_option(f"#seat-choice-{seat}", "easy")
     started = time.monotonic()

@@ -98,7 +98,7 @@ test("a person against three CPUs: the CPUs move one at a time and the log keeps
   }
   assert.ok(Math.max(...logs) <= LOG_LINES, "the message line keeps a short log");
   // the sides line names every seat and who plays it
-  assert.match(g.sidesText(), /South \(you\): Person, red · East: CPU \(Easy\), blue · North: CPU \(Easy\), orange · West: CPU \(Easy\), teal/);
+  assert.match(g.sidesText(), /South \(you\): Person, red · East: CPU \(Easy\), blue · North: CPU \(Easy\), orange · West: CPU \(Easy\), teal Teams: South and North against East and West\./);
 });
 
 test("two people and two CPUs on one device: the curtain falls only between the two people", async () => {

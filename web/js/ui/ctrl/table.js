@@ -225,7 +225,7 @@ export class TableSession extends LocalSession {
       if (out) parts.push(t("sides.out", { why: t(`out.${out}`) }));
       else if (v.timeouts?.[seat]) parts.push(t("sides.skips", { n: v.timeouts[seat], max: game.desc?.rules?.max_timeouts }));
       return parts.join(" ");
-    }).join(" · ");
+    }).join(" · ") + " " + t("sides.teams", { a: this.teamName(0), b: this.teamName(1) });
   }
 
   title() {
