@@ -240,7 +240,13 @@ export class TableSession extends LocalSession {
     const game = this.game;
     const v = game.view;
     const can = game.ui === "play" && !game.busy && v?.turn === game.viewer && Boolean(v?.actions?.includes("pass"));
-    return { ...base, pass: { shown: Boolean(v?.actions?.includes("pass")) && game.ui === "play", enabled: can } };
+    const controls = { ...base, pass: { shown: Boolean(v?.actions?.includes("pass")) && game.ui === "play", enabled: can } };
+    if (game.viewer !== null && v?.out?.[game.viewer] && v.phase !== "over") {
+      // an army that went out watches its partner play on: nothing to offer or resign
+      const none = { shown: false, enabled: false };
+      Object.assign(controls, { offer: none, resign: none, accept: none, decline: none });
+    }
+    return controls;
   }
 
   /** The same seats again. */
