@@ -182,3 +182,22 @@ test("the log says a combat between two other armies in one short line, and who 
   assert.equal(words.eventText(out, ctx), "East: Ec4 took Sb5. North is out: flag captured.");
   assert.equal(words.moveLine(out, ctx), "6. East: Ec4–Sb5 ⚔ attacker wins — North out");
 });
+
+test("a person who resigns goes out; the CPUs play on to the end, which names the winning team", async () => {
+  const g = game({ variant: "siguo", mode: "cpu", people: [0], cpus: { 1: "easy", 2: "easy", 3: "easy" },
+    preset: "standard", rules: { quiet_limit: 70 } });
+  const outControls = [];
+  g.subscribe(() => {
+    if (g.view?.out?.[0] && g.view.phase === "play") outControls.push(g.controls().resign.shown || g.controls().offer.shown);
+  });
+  await g.start();
+  await g.confirm();
+  await until(g, "play", "over");
+  await g.resign();
+  await until(g, "over");
+  assert.equal(g.view.out[0], "surrender");
+  assert.ok(outControls.length > 0 && outControls.every((shown) => !shown), "no Resign or Offer once out");
+  const status = g.statusText();
+  assert.match(status, /^Game over: (your team (wins|loses)|draw)/, status);
+  assert.ok(Object.values(g.view.board).every((p) => p.kind), "everything is shown at the end");
+});
