@@ -10,7 +10,7 @@ import { StartController, PERSON } from "../../web/js/ui/ctrl/start.js";
 import { describeSaved, resumeOptions, savedText } from "../../web/js/ui/ctrl/saves.js";
 import { LOG_LINES } from "../../web/js/ui/ctrl/table.js";
 import * as words from "../../web/js/ui/ctrl/words.js";
-import { bridge, useLanguage, memoryStore, until, counter } from "./support.mjs";
+import { bridge, useLanguage, memoryStore, until, counter, fakeTimers } from "./support.mjs";
 
 let engine;
 let variants;
@@ -25,9 +25,9 @@ before(async () => {
 
 after(() => engine.close());
 
-function game(options) {
+function game(options, extra = {}) {
   return newGame({ engine, desc: variants[options.variant], options, store: memoryStore(),
-    random: counter(11), cpuPaceMs: 0 });
+    random: counter(11), cpuPaceMs: 0, ...extra });
 }
 
 /** Every rank the view shows of a seat other than `seat` (none may be shown before the
@@ -200,4 +200,27 @@ test("a person who resigns goes out; the CPUs play on to the end, which names th
   const status = g.statusText();
   assert.match(status, /^Game over: (your team (wins|loses)|draw)/, status);
   assert.ok(Object.values(g.view.board).every((p) => p.kind), "everything is shown at the end");
+});
+
+test("the person's move clock: 30 s, then the turn is skipped and counted; Pass counts too", async () => {
+  const timers = fakeTimers();
+  const g = game({ variant: "siguo", mode: "cpu", people: [0], cpus: { 1: "easy", 2: "easy", 3: "easy" },
+    clock: true }, { timers });
+  await g.start();
+  await g.confirm();
+  await until(g, "play");
+  assert.equal(g.clock.left, 30);
+  assert.equal(g.clock.max, 5);
+  timers.advance(29_000);
+  assert.equal(g.view.timeouts[0], 0, "not yet");
+  timers.advance(1_500);
+  await until(g, "wait", "play");
+  await until(g, "play");
+  assert.equal(g.view.timeouts[0], 1, "the time-out skipped the turn");
+  assert.ok(g.view.history.some((ev) => ev.type === "timeout" && ev.player === 0));
+  assert.ok(g.controls().pass.shown && g.controls().pass.enabled);
+  await g.pass();
+  await until(g, "play");
+  assert.equal(g.view.timeouts[0], 2, "a pass counts as a skipped turn");
+  assert.match(g.sidesText(), /South \(you\): Person, red \(skipped 2\/5\)/);
 });
