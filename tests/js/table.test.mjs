@@ -224,3 +224,13 @@ test("the person's move clock: 30 s, then the turn is skipped and counted; Pass 
   assert.equal(g.view.timeouts[0], 2, "a pass counts as a skipped turn");
   assert.match(g.sidesText(), /South \(you\): Person, red \(skipped 2\/5\)/);
 });
+
+test("three people: the curtain tells the others to look away", async () => {
+  const g = game({ variant: "siguo", mode: "hotseat", people: [0, 1, 2], cpus: { 3: "easy" } });
+  await g.start();
+  assert.equal(g.ui, "curtain");
+  assert.equal(g.curtainText().text, "South: set up your pieces. The others look away.");
+  const two = game({ variant: "siguo", mode: "hotseat", people: [0, 2], cpus: { 1: "easy", 3: "easy" } });
+  await two.start();
+  assert.equal(two.curtainText().text, "South: set up your pieces. The other player looks away.");
+});

@@ -204,7 +204,9 @@ export class GameScreen {
   curtainText() {
     const phase = this.view?.phase === "setup" ? "setup" : "turn";
     const side = this.sideName(this.curtainSeat ?? 0);
-    return { text: t(`curtain.${phase}`, { side }), button: t(`curtain.open.${phase}`, { side }) };
+    // more than two people share the screen: "the others look away"
+    const text = this.session.lookers?.() > 2 ? `curtain.${phase}.others` : `curtain.${phase}`;
+    return { text: t(text, { side }), button: t(`curtain.open.${phase}`, { side }) };
   }
 
   // --- offers, undo, resigning: what is open now -------------------------------------

@@ -65,6 +65,7 @@ import { TableSession } from "./table.js";
  * @property {() => Promise<void>} [changeTurn]  sessions that hand the screen over (ui "moved")
  * @property {(seat: number) => string} [seatName]  a seat's own name (games of more than two seats)
  * @property {() => string} [sidesText]  the seats in words, where the session says them
+ * @property {() => number} [lookers]  how many people share the screen (more than two: the curtain's words)
  */
 
 /**

@@ -162,6 +162,11 @@ export class TableSession extends LocalSession {
     return !this.shared && seat === this.you ? t("side.seat_you", { side: name }) : name;
   }
 
+  /** How many people share this screen. */
+  lookers() {
+    return this.people.length;
+  }
+
   /** Who plays a seat: "you", "CPU (Medium)" or "person". @param {number} seat */
   seatPlayer(seat) {
     if (this.isCpu(seat)) return t("start.seat.cpu", { level: levelName(this.cpus[seat]) });
