@@ -17,7 +17,7 @@ from junqi_core import __version__
 from junqi_core.deployment import DeploymentError
 from junqi_core.game import OVER, PLAY, Game, IllegalActionError
 from junqi_core.notation import NotationError, move_text, parse_square
-from junqi_core.players import LEVELS, Player, make_player
+from junqi_core.players import LEVELS, Player, make_player, variant_levels
 from junqi_core.record import (
     RecordError,
     export_record,
@@ -206,8 +206,13 @@ def op_version(message: dict) -> dict:
 
 
 def op_variants(message: dict) -> dict:
-    """Every variant under its standard rules, with its options and presets."""
-    return {"variants": {v: describe(v) for v in VARIANT_IDS}}
+    """Every variant under its standard rules, with its options and presets, and the CPU
+    levels that play it (`levels`)."""
+    return {
+        "variants": {
+            v: {**describe(v), "levels": variant_levels(ENGINE_VARIANTS[v])} for v in VARIANT_IDS
+        }
+    }
 
 
 def op_describe(message: dict) -> dict:

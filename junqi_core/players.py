@@ -104,6 +104,14 @@ def team_levels() -> dict[str, type]:
     return SIGUO_LEVELS
 
 
+def variant_levels(variant: Variant) -> list[str]:
+    """The levels of `LEVELS` that play `variant`'s seats (the page offers only these: no
+    level is another level under its name)."""
+    if variant.seats <= 2:
+        return list(LEVELS)
+    return [level for level in LEVELS if level == "random" or level in team_levels()]
+
+
 def bots() -> dict[str, type]:
     """The gauntlet bots (`junqi_core.bots`): sparring partners for measuring the levels
     in the arena, not offered in the page; imported only when one is asked for."""

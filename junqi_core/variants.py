@@ -454,9 +454,8 @@ BUILDERS: dict[str, Callable[[Mapping[str, Any]], dict]] = {
     "gunjin": _gunjin,
     "siguo": siguo.build,
 }
-# The games the page and the bridge offer.  Siguo's engine is here (`find_variant("siguo")`)
-# but the page cannot draw four seats yet, so it is not offered.
-VARIANT_IDS = ("classic", "blind", "gunjin")
+# The games the page and the bridge offer.
+VARIANT_IDS = ("classic", "blind", "gunjin", "siguo")
 
 
 def normalise_options(
@@ -533,6 +532,8 @@ def _build(variant_id: str, values: tuple[tuple[str, Any], ...]) -> Variant:
 # Every game's standard Variant, built now so that each position class knows its Variant.
 ENGINE_VARIANTS: dict[str, Variant] = {v: find_variant(v) for v in BUILDERS}
 VARIANTS: dict[str, Variant] = {v: ENGINE_VARIANTS[v] for v in VARIANT_IDS}
+# The games of two seats (the two-player CPU's stored priors are theirs).
+TWO_SEAT_VARIANTS: dict[str, Variant] = {v: x for v, x in VARIANTS.items() if x.seats == 2}
 
 
 # --- the page's description ------------------------------------------------------------------
@@ -575,6 +576,9 @@ def describe(variant: Variant | str) -> dict:
         "name": variant.name,
         "family": variant.piece_family,
         "sides": list(variant.side_names),
+        # each seat's team: two seats play each other; four play in two teams of two, the
+        # partners sitting opposite (South and North, East and West)
+        "teams": [seat % 2 for seat in range(variant.seats)],
         "colours": list(variant.colours) if variant.colours else None,
         "sides_are_colours": variant.sides_are_colours,
         "board": {

@@ -19,7 +19,7 @@ def new(variant="classic", **kwargs) -> str:
 
 def test_version_lists_variants_and_levels():
     reply = ok(op="version")
-    assert reply["api"] == 1 and set(reply["variants"]) == {"classic", "blind", "gunjin"}
+    assert reply["api"] == 1 and set(reply["variants"]) == {"classic", "blind", "gunjin", "siguo"}
     assert "random" in reply["levels"]
 
 

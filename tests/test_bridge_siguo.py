@@ -94,9 +94,12 @@ def test_a_siguo_game_saves_and_restores_with_its_cpu_seats():
     assert restored["view"]["board"] == view["board"] and restored["view"]["turn"] == view["turn"]
 
 
-def test_the_page_is_not_offered_siguo_yet():
-    assert "siguo" not in call(op="version")["variants"]
-    assert "siguo" not in call(op="variants")["variants"]
+def test_the_page_is_offered_siguo_without_hard():
+    assert "siguo" in call(op="version")["variants"]
+    described = call(op="variants")["variants"]
+    assert described["siguo"]["teams"] == [0, 1, 0, 1]
+    assert described["siguo"]["levels"] == ["random", "easy", "medium"]
+    assert "hard" in described["classic"]["levels"]
 
 
 def test_a_level_that_cannot_play_siguo_is_refused_clearly():

@@ -56,7 +56,7 @@ from junqi_core.ai.search import (
 from junqi_core.ai.tables import Tables, mask_of, tables_for
 from junqi_core.deployment import Layout
 from junqi_core.rules import Position
-from junqi_core.variants import VARIANTS, Variant, find_variant
+from junqi_core.variants import TWO_SEAT_VARIANTS, Variant, find_variant
 
 PstAndValues = tuple[list[list[float]], tuple[float, ...]]
 
@@ -394,7 +394,7 @@ def strategy_for(variant: Variant | str) -> Strategy:
 
 def main() -> None:
     """Print the stored prior counts anew (`prior.JUNQI_LAYOUT_COUNTS` and the Gunjin ones)."""
-    for variant in VARIANTS.values():
+    for variant in TWO_SEAT_VARIANTS.values():
         strategy = strategy_for(variant)
         if strategy.layout_counts is None:
             continue  # no deployment (Blind)

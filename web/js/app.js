@@ -44,6 +44,8 @@ export function replayFragment(hash) {
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
 const CLOCK_TEST = Number(new URLSearchParams(location.search).get("moveclock")) || 0;
+// ?cpupace=N: tests only (each CPU seat's move of a four-seat game stays N ms on screen)
+const PACE_TEST = new URLSearchParams(location.search).get("cpupace");
 
 /** Draw the start screen in `root` and keep the app on `window.junqiUI`.
  * @param {HTMLElement} root
@@ -94,6 +96,7 @@ class App {
       gameDeps: {
         clockSeconds: CLOCK_TEST || undefined, // ?moveclock=N: tests only
         setupSeconds: CLOCK_TEST || undefined,
+        cpuPaceMs: PACE_TEST === null ? undefined : Number(PACE_TEST) || 0,
         // read at each new game: a player who asks for less motion (now or since the page
         // opened) gets the CPU's move without the "thinking" pause
         get cpuMinMs() {

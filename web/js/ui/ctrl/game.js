@@ -439,6 +439,14 @@ export class GameController extends GameScreen {
     return this.guard(() => this.act(`offer:${this.viewer}`));
   }
 
+  /** Pass the turn (where the rules allow it: it counts as a skipped turn). */
+  pass() {
+    if (this.viewer === null || this.busy || this.ui !== "play" || !this.view?.actions?.includes("pass")) {
+      return Promise.resolve(false);
+    }
+    return this.guard(() => this.act("pass"));
+  }
+
   /** @param {boolean} accept */
   answer(accept) {
     if (this.viewer === null || this.busy) return Promise.resolve(false);

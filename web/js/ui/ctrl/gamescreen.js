@@ -100,6 +100,8 @@ export class GameScreen {
 
   /** @param {number} seat */
   sideName(seat) {
+    const own = this.session.seatName?.(seat);
+    if (own) return own;
     let name;
     if (!this.session.shared) name = t(seat === this.session.you ? "side.you" : this.session.rivalKey);
     else if (this.unnamedLooking()) name = t(seat === this.viewer ? "side.you" : this.session.rivalKey);
@@ -187,6 +189,8 @@ export class GameScreen {
 
   /** Which side is which colour; nothing where the names say it (Red, Blue) on one device. */
   sidesText() {
+    const own = this.session.sidesText?.();
+    if (own !== undefined) return own;
     const v = this.view;
     if (!v || this.ui === "curtain") return "";
     const names = () => this.seats().map((seat) => this.sideName(seat));
@@ -200,7 +204,9 @@ export class GameScreen {
   curtainText() {
     const phase = this.view?.phase === "setup" ? "setup" : "turn";
     const side = this.sideName(this.curtainSeat ?? 0);
-    return { text: t(`curtain.${phase}`, { side }), button: t(`curtain.open.${phase}`, { side }) };
+    // more than two people share the screen: "the others look away"
+    const text = this.session.lookers?.() > 2 ? `curtain.${phase}.others` : `curtain.${phase}`;
+    return { text: t(text, { side }), button: t(`curtain.open.${phase}`, { side }) };
   }
 
   // --- offers, undo, resigning: what is open now -------------------------------------
@@ -372,6 +378,7 @@ export class GameScreen {
       replay: show(ui === "over"),
       record: show(ui === "over"),
       curtain: show(ui === "curtain"),
+      pass: show(false),
     });
   }
 }

@@ -30,9 +30,10 @@ export class LocalSession extends EngineSession {
   /** @param {{clock?: boolean, restored?: any, moveSeconds?: number, setupSeconds?: number}} options */
   constructor({ clock = false, restored = null, moveSeconds, setupSeconds } = {}) {
     super({ restored });
-    /** @type {"hotseat"} */
+    /** @type {"cpu"|"hotseat"} */
     this.mode = "hotseat";
     this.shared = true;
+    /** @type {number|null} */
     this.you = null;
     this.opponent = "hotseat";
     this.rivalKey = "side.other";

@@ -33,7 +33,8 @@ import { levelName, variantName } from "./gamescreen.js";
 /**
  * What a saved game's summary says, checked.
  * @typedef {{variant: string, mode: "cpu"|"hotseat", level: string|null, human: number,
- *   ply: number, phase: "setup"|"play", rules: any, clock: boolean}} SavedInfo
+ *   ply: number, phase: "setup"|"play", rules: any, clock: boolean, people?: number[],
+ *   cpus?: Record<string, string>}} SavedInfo  (people, cpus: a game of more than two seats)
  */
 /**
  * A saved game of the worker: its id, the summary and page data, and what they say.
@@ -83,6 +84,25 @@ export function describeSaved(saved, variants = null) {
   if (!Number.isInteger(ply) || ply < 0 || !["setup", "play"].includes(phase)) return null;
   if (!cpus || typeof cpus !== "object") return null;
   const seats = Object.keys(cpus);
+  // a game of more than two seats (Siguo): each seat a person or a CPU level
+  const count = variants?.[variant]?.sides?.length ?? (seats.some((s) => Number(s) > 1) ? 4 : 2);
+  if (count > 2) {
+    if (seats.some((s) => !/^\d$/.test(s) || Number(s) >= count || typeof cpus[s] !== "string")) return null;
+    const people = [...Array(count).keys()].filter((seat) => !(String(seat) in cpus));
+    if (!people.length) return null;
+    return {
+      variant,
+      mode: people.length > 1 ? "hotseat" : "cpu",
+      level: Object.values(cpus)[0] ?? null,
+      human: people[0],
+      people,
+      cpus: { ...cpus },
+      ply,
+      phase,
+      rules: rules && typeof rules === "object" ? rules : null,
+      clock: saved.page?.clock === true,
+    };
+  }
   if (seats.length > 1 || seats.some((s) => !["0", "1"].includes(s) || typeof cpus[s] !== "string")) return null;
   const cpu = seats.length === 1;
   return {
@@ -100,7 +120,9 @@ export function describeSaved(saved, variants = null) {
 /** The saved game's summary in words: "Classic Junqi · against the CPU (Easy) · move 12".
  * @param {SavedInfo} info */
 export function savedText(info) {
-  const mode = info.mode === "cpu"
+  const table = info.people ? (info.people.length > 1 ? t("mode.table_shared", { n: info.people.length })
+    : `${t("mode.table_cpu")} (${[...new Set(Object.values(info.cpus || {}))].map(levelName).join(", ")})`) : null;
+  const mode = table ? table : info.mode === "cpu"
     ? t("mode.cpu", { level: levelName(info.level ?? "") }) + (info.human === 1 ? ` · ${t("mode.second")}` : "")
     : t("mode.hotseat");
   const when = info.phase === "setup" ? t("resume.setup") : t("resume.move", { n: info.ply });
@@ -119,6 +141,11 @@ export function resumeOptions(info) {
   /** @type {any} */
   const options = { variant: info.variant, mode: info.mode, human: info.human, clock: info.clock };
   if (info.mode === "cpu") options.level = info.level;
+  if (info.people) {
+    options.people = info.people;
+    options.cpus = info.cpus;
+    options.level = info.level;
+  }
   const rules = info.rules;
   if (rules?.preset) options.preset = rules.preset;
   else if (rules?.options && typeof rules.options === "object") options.rules = rules.options;

@@ -18,6 +18,7 @@ import { GameController } from "./game.js";
 import { CpuSession } from "./cpu.js";
 import { LocalSession } from "./hotseat.js";
 import { FriendSession } from "./friend.js";
+import { TableSession } from "./table.js";
 
 /**
  * What the engine answers (docs/api.md): `{ok: true, ...}` or `{ok: false, error}`. A reply to
@@ -62,6 +63,9 @@ import { FriendSession } from "./friend.js";
  *   another page (a friend's): its links and channel, which the page draws
  * @property {() => Promise<void>} [openCurtain]  sessions that hand the screen over (ui "curtain")
  * @property {() => Promise<void>} [changeTurn]  sessions that hand the screen over (ui "moved")
+ * @property {(seat: number) => string} [seatName]  a seat's own name (games of more than two seats)
+ * @property {() => string} [sidesText]  the seats in words, where the session says them
+ * @property {() => number} [lookers]  how many people share the screen (more than two: the curtain's words)
  */
 
 /**
@@ -88,6 +92,10 @@ export function sessionFor(options, deps = {}) {
   if (options.mode === "friend") {
     return new FriendSession({ ...seconds, options, variants: deps.variants, saves: deps.saves,
       net: deps.net, stun: deps.stun, pageURL: deps.pageURL, wall: deps.wall });
+  }
+  if (options.people && options.cpus) { // each seat chosen on its own (Siguo's four)
+    return new TableSession({ ...seconds, people: options.people, cpus: options.cpus,
+      clock: Boolean(options.clock), restored: options.restored, paceMs: deps.cpuPaceMs });
   }
   if (options.mode === "cpu") {
     return new CpuSession({ level: options.level, human: options.human ?? 0,

@@ -12,6 +12,10 @@ import { t } from "../i18n.js";
 
 const LEVEL_ORDER = ["easy", "medium", "hard", "random"];
 
+/** A seat of a game of more than two seats: played by a person at this screen, or by the
+ * CPU at a level. */
+export const PERSON = "person";
+
 /** The levels to offer: Easy/Medium/Hard as the engine has them; Random only without Easy. */
 export function offeredLevels(levels) {
   const named = LEVEL_ORDER.filter((l) => l !== "random" && levels.includes(l));
@@ -41,6 +45,8 @@ export class StartController {
     this.seat = store.get("seat") === 1 ? 1 : 0;
     this.clock = Boolean(store.get("clock", false));
     this.rules = store.get("rules", {}); // variant -> {preset, options: {id: value}}
+    /** @type {Record<string, string[]>} variant -> each seat's choice (games of more than two seats) */
+    this.tables = store.get("tables", {}) || {};
   }
 
   subscribe(fn) {
@@ -58,6 +64,50 @@ export class StartController {
 
   levels() {
     return offeredLevels(this.info.levels || []);
+  }
+
+  // --- a game of more than two seats (Siguo): each seat a person or a CPU level ----------
+
+  /** The chosen variant's seats when it has more than two (else null): each seat is
+   * chosen on its own, and the mode follows from how many people play. */
+  tableSeats(variant = this.variant) {
+    const sides = this.variants[variant]?.sides || [];
+    return sides.length > 2 ? sides.map((/** @type {string} */ _, seat) => seat) : null;
+  }
+
+  /** The CPU levels that play this variant's seats (its description's `levels`). */
+  tableLevels(variant = this.variant) {
+    const own = this.variants[variant]?.levels;
+    return offeredLevels(own || this.info.levels || []);
+  }
+
+  /** Each seat's choice: PERSON or a level. The default: you at the first seat, the CPU
+   * at Medium (else the strongest offered) everywhere else. */
+  table(variant = this.variant) {
+    const seats = this.tableSeats(variant) || [];
+    const levels = this.tableLevels(variant);
+    const fallback = levels.includes("medium") ? "medium" : levels[levels.length - 1];
+    const saved = this.tables[variant] || [];
+    return seats.map((seat) => {
+      const choice = saved[seat];
+      if (choice === PERSON || levels.includes(choice)) return choice;
+      return seat === 0 ? PERSON : fallback;
+    });
+  }
+
+  /** @param {number} seat @param {string} choice  PERSON or a level */
+  chooseSeat(seat, choice, variant = this.variant) {
+    const table = this.table(variant);
+    if (!(seat in table) || !(choice === PERSON || this.tableLevels(variant).includes(choice))) return;
+    table[seat] = choice;
+    this.tables = { ...this.tables, [variant]: table };
+    this.store.set("tables", this.tables);
+    this.changed();
+  }
+
+  /** The seats people play (at least one is needed to play). */
+  people(variant = this.variant) {
+    return this.table(variant).flatMap((choice, seat) => (choice === PERSON ? [seat] : []));
   }
 
   choose(field, value) {
@@ -173,7 +223,18 @@ export class StartController {
   /** The options GameController takes for the chosen game. */
   gameOptions() {
     const options = { variant: this.variant, mode: this.mode, human: 0, clock: false };
-    if (this.mode === "cpu") {
+    const table = this.tableSeats() ? this.table() : null;
+    if (table) {
+      // one person against the CPUs is a game against the CPU; more share this screen
+      const people = this.people();
+      const cpus = Object.fromEntries(table.flatMap((c, seat) => (c === PERSON ? [] : [[seat, c]])));
+      options.mode = people.length > 1 ? "hotseat" : "cpu";
+      options.people = people;
+      options.cpus = cpus;
+      options.human = people[0] ?? 0;
+      options.level = Object.values(cpus)[0] ?? null;
+      options.clock = this.clock;
+    } else if (this.mode === "cpu") {
       options.level = this.level;
       options.human = this.seat;
     } else if (this.mode === "friend") {

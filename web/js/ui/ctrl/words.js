@@ -24,7 +24,9 @@ export function combatText(ev, ctx) {
   const c = ev.combat;
   const sq = c.square;
   const viewer = ctx.viewer;
-  if (viewer === null || viewer === undefined) {
+  // four seats: a combat between two other armies is told as the public sees it
+  const other = c.against !== undefined && ev.player !== viewer && c.against !== viewer;
+  if (viewer === null || viewer === undefined || other) {
     const who = c.result === "attacker" ? "attacker" : c.result === "defender" ? "defender" : "both";
     return t(`combat.public.${who}`, { sq, side: ctx.side(ev.player) });
   }
@@ -56,7 +58,7 @@ export function moveLine(ev, ctx) {
     case "move": {
       let text = t("list.move", { n, side, from: ev.from, to: ev.to });
       if (ev.combat) text += " " + t(`list.combat.${ev.combat.result}`);
-      return text;
+      return text + outMarks(ev, ctx);
     }
     case "flip":
       return t("list.flip", { n, side, sq: ev.square, piece: ctx.flipName(ev) });
@@ -66,7 +68,9 @@ export function moveLine(ev, ctx) {
     case "resign":
       return subject(`list.${ev.type}`, ev.player, { side }, ctx);
     case "timeout":
-      return t("list.timeout", { n, side });
+      return t("list.timeout", { n, side }) + outMarks(ev, ctx);
+    case "pass":
+      return t("list.pass", { n, side }) + outMarks(ev, ctx);
     default:
       return `${side}: ${ev.action}`;
   }
@@ -76,31 +80,56 @@ export function moveLine(ev, ctx) {
 export function eventText(ev, ctx) {
   const side = ctx.side(ev.player);
   const parts = [];
-  if (ev.type === "move") {
+  const c = ev.combat;
+  if (ev.type === "move" && c?.against !== undefined && ev.player !== ctx.viewer && c.against !== ctx.viewer) {
+    // four seats: a combat the viewer had no piece in, in one short line
+    parts.push(t(`say.took.${c.result}`, { side, from: ev.from, to: ev.to }));
+  } else if (ev.type === "move") {
     parts.push(subject("say.move", ev.player, { side, from: ev.from, to: ev.to }, ctx));
     if (ev.combat) parts.push(combatText(ev, ctx));
   } else if (ev.type === "flip") {
     parts.push(subject("say.flip", ev.player, { side, sq: ev.square, piece: ctx.flipName(ev) }, ctx));
   } else if (ev.type === "timeout") {
     parts.push(subject("say.timeout", ev.player, { side }, ctx));
+  } else if (ev.type === "pass") {
+    parts.push(subject("say.pass", ev.player, { side }, ctx));
   } else if (["offer", "accept", "decline", "resign"].includes(ev.type)) {
     parts.push(subject(`say.${ev.type}`, ev.player, { side }, ctx));
   }
   if (ev.offer_lapsed) parts.push(t("say.offer_lapsed"));
+  parts.push(...outTexts(ev, ctx));
   return parts.join(" ");
+}
+
+/** The move list: the armies an action took off the board (" — West out"). */
+function outMarks(ev, ctx) {
+  return (ev.out || []).map((gone) => " " + t("list.out", { side: ctx.side(gone.player) })).join("");
+}
+
+/** Four seats: the armies an action took off the board, and why ("West is out: its flag
+ * was captured."); a flag shown to all. */
+export function outTexts(ev, ctx) {
+  const parts = (ev.out || []).map((gone) => subject("say.out", gone.player,
+    { side: ctx.side(gone.player), why: t(`out.${gone.reason}`) }, ctx));
+  if (ev.flag_shown && ctx.desc?.sides?.length > 2) {
+    parts.push(...ev.flag_shown.map((f) => t("say.flag_shown", { side: ctx.side(f.player), sq: f.square })));
+  }
+  return parts;
 }
 
 /** What the player at this screen did, in their own words ("Moved a6–a7."). */
 export function ownText(ev, ctx, timeouts, maxTimeouts) {
   if (ev.type === "move") {
     const text = ev.combat ? combatText(ev, ctx) : t("say.own_move", { from: ev.from, to: ev.to });
-    return ev.offer_lapsed ? `${text} ${t("say.offer_lapsed")}` : text;
+    return [text, ev.offer_lapsed ? t("say.offer_lapsed") : "", ...outTexts(ev, ctx)].filter(Boolean).join(" ");
   }
   if (ev.type === "flip") return t("say.own_flip", { sq: ev.square, piece: ctx.flipName(ev) });
   if (ev.type === "timeout") {
-    return subject("say.own_timeout", ev.player, { side: ctx.side(ev.player), n: timeouts, max: maxTimeouts }, ctx);
+    return [subject("say.own_timeout", ev.player, { side: ctx.side(ev.player), n: timeouts, max: maxTimeouts }, ctx),
+      ...outTexts(ev, ctx)].join(" ");
   }
   if (ev.type === "offer") return t("say.own_offer");
+  if (ev.type === "pass") return [t("say.own_pass", { n: timeouts, max: maxTimeouts }), ...outTexts(ev, ctx)].join(" ");
   if (ev.type === "resign") return t("say.own_resign");
   return eventText(ev, ctx);
 }

@@ -30,6 +30,7 @@ const BUTTONS = {
   accept: ["btn-accept", "action.accept", (v) => v.ctrl.answer(true), "primary"],
   decline: ["btn-decline", "action.decline", (v) => v.ctrl.answer(false), ""],
   offer: ["btn-offer", "action.offer", (v) => v.ctrl.offer(), ""],
+  pass: ["btn-pass", "action.pass", (v) => v.ctrl.pass(), ""],
   resign: ["btn-resign", "action.resign", (v) => v.resign(), ""],
   rematch: ["btn-rematch", "action.rematch", (v) => v.app.flows.rematch(), "primary"],
   replay: ["btn-replay", "action.replay", (v) => v.app.flows.replayFinished(), ""],
@@ -89,7 +90,7 @@ export class GameView {
       this.messageEl);
     this.actions = h("div", { class: "action-bar", id: "context-actions" },
       b.undo, b.random, b.mirror, b.previous, b.confirm, b.changeTurn, b.accept, b.decline,
-      b.offer, b.resign, b.rematch, b.replay, b.again);
+      b.pass, b.offer, b.resign, b.rematch, b.replay, b.again);
     this.board = new Board(ctrl.desc, ctrl.seat, (sq) => ctrl.tap(sq), { keyboard: true });
     this.board.svg.setAttribute("aria-label", t("board.label"));
     this.board.svg.id = "board";

@@ -9,6 +9,16 @@ import { Board } from "./board.js";
 import { makeGeometry } from "./geometry.js";
 import { friendOptions } from "./friend.js";
 import { STEP_LABELS, progressText } from "../../loader.js";
+import { PERSON } from "../ctrl/start.js";
+
+/** A game of more than two seats in words: "South: person · East: CPU (Medium) · …".
+ * @param {{variant: string, people: number[], cpus: Record<string, string>}} options */
+export function tableText(options) {
+  const seats = [...options.people, ...Object.keys(options.cpus).map(Number)].sort((a, b) => a - b);
+  return seats.map((seat) => t("start.seat.entry", { side: t(`side.${options.variant}.${seat}`),
+    who: options.cpus[seat] ? t("start.seat.cpu", { level: levelName(options.cpus[seat]) })
+      : t("start.seat.person") })).join(" · ");
+}
 
 /** The engine's loading steps in the page's language (loader.js fills in the numbers). */
 export function stepLabels() {
@@ -120,7 +130,7 @@ export class StartView {
           on: { click: () => this.app.rules(id) } }, t("action.rules")));
     });
     this.rulesBox = h("div", { class: "rules-choice", id: "rules-choice" });
-    const mode = chips("mode", t("start.opponent"), [
+    const mode = this.modeBox = chips("mode", t("start.opponent"), [
       { value: "cpu", label: t("start.vs_cpu") },
       { value: "hotseat", label: t("start.vs_human") },
       { value: "friend", label: t("start.vs_friend") },
@@ -139,6 +149,7 @@ export class StartView {
       h("p", { class: "hint" }, t("start.hotseat.hint")),
       h("div", { class: "option" }, clock, h("label", { for: "clock-option" }, t("start.clock"))));
     this.friendBox = friendOptions(start, this.app); // a friend on another device
+    this.tableBox = h("div", { class: "mode-options table-options", id: "table-options" });
     this.summary = h("p", { class: "start-summary", id: "start-summary" });
     this.engineNote = h("p", { class: "engine-note", id: "start-engine" });
     this.playButton = h("button", { type: "button", id: "btn-play", class: "primary big",
@@ -169,13 +180,14 @@ export class StartView {
         this.title = h("h2", { id: "start-title" }, t("start.title")),
         h("fieldset", { class: "variants" }, h("legend", {}, t("start.variant")), ...cards),
         this.rulesBox,
-        mode, this.cpuBox, this.hotseatBox, this.friendBox,
+        mode, this.cpuBox, this.hotseatBox, this.friendBox, this.tableBox,
         h("div", { class: "start-go" }, this.playButton, this.summary, this.engineNote),
         open,
         extras.stats || null),
       this.preview);
     if (this.app.notice) this.setNotice(this.app.notice, true);
     this.renderRules();
+    this.renderTable();
     this.update();
   }
 
@@ -222,6 +234,58 @@ export class StartView {
     box.append(list, this.presetDesc, customise);
   }
 
+  /** A game of more than two seats (Siguo): each seat a person or a CPU level, the teams,
+   * and the move clock for the people. */
+  renderTable() {
+    const start = this.start;
+    const box = this.tableBox;
+    clear(box);
+    this.tableVariant = start.variant;
+    this.seatControls = [];
+    const seats = start.tableSeats();
+    if (!seats) return;
+    const variant = start.variant;
+    const colours = start.variants[variant]?.colours || [];
+    const rows = seats.map((seat) => {
+      const id = `seat-choice-${seat}`;
+      const select = h("select", { id, "data-seat": String(seat) },
+        h("option", { value: PERSON }, t("start.seat.person")),
+        ...start.tableLevels().map((level) => h("option", { value: level },
+          t("start.seat.cpu", { level: levelName(level) }))));
+      select.addEventListener("change", () => start.chooseSeat(seat, select.value));
+      this.seatControls.push(select);
+      return h("div", { class: "seat-row", "data-seat": String(seat) },
+        h("label", { for: id },
+          h("span", { class: `seat-mark ${colours[seat] || "none"}`, "aria-hidden": "true" },
+            t(`side.${variant}.${seat}.letter`)),
+          h("span", { class: "seat-name" }, t(`side.${variant}.${seat}`),
+            h("span", { class: "seat-colour" }, ` (${t(`colour.${colours[seat] || "none"}`)})`))),
+        select);
+    });
+    const clock = h("input", { type: "checkbox", id: "table-clock", checked: start.clock });
+    clock.addEventListener("change", () => start.choose("clock", clock.checked));
+    this.tableNote = h("p", { class: "hint", id: "table-note" });
+    box.append(
+      h("fieldset", { class: "seats" }, h("legend", {}, t("start.seats")), ...rows),
+      h("p", { class: "hint" }, t(`start.teams.${variant}`)),
+      h("div", { class: "option" }, clock, h("label", { for: "table-clock" }, t("start.table_clock"))),
+      this.tableNote);
+  }
+
+  /** Each seat's choice, and who shares the screen. */
+  updateTable() {
+    const start = this.start;
+    if (!start.tableSeats()) return;
+    const table = start.table();
+    this.seatControls.forEach((select, seat) => (select.value = table[seat]));
+    const clock = /** @type {HTMLInputElement|null} */ (this.tableBox.querySelector("#table-clock"));
+    if (clock) clock.checked = start.clock;
+    const people = start.people().length;
+    this.tableNote.textContent = people === 0 ? t("start.table.nobody")
+      : people === 1 ? t("start.table.one") : t("start.table.shared", { n: people });
+    this.tableNote.classList.toggle("error", people === 0);
+  }
+
   /** Show the chosen preset, its description and every option's value. */
   updateRules() {
     const start = this.start;
@@ -244,15 +308,22 @@ export class StartView {
   update() {
     const start = this.start;
     if (this.rulesVariant !== start.variant) this.renderRules();
+    if (this.tableVariant !== start.variant) this.renderTable();
     this.updateRules();
+    this.updateTable();
     this.renderPreview();
-    this.cpuBox.hidden = start.mode !== "cpu";
-    this.hotseatBox.hidden = start.mode !== "hotseat";
-    this.friendBox.hidden = start.mode !== "friend";
+    const table = Boolean(start.tableSeats()); // each seat chosen on its own
+    this.modeBox.hidden = table;
+    this.cpuBox.hidden = table || start.mode !== "cpu";
+    this.hotseatBox.hidden = table || start.mode !== "hotseat";
+    this.friendBox.hidden = table || start.mode !== "friend";
+    this.tableBox.hidden = !table;
     const options = start.gameOptions();
+    this.playButton.disabled = table && !options.people.length;
     const parts = [t(`variant.${options.variant}`)];
     if (start.presets().length) parts.push(start.rulesName());
-    parts.push(options.mode === "cpu"
+    if (table) parts.push(tableText(options));
+    else parts.push(options.mode === "cpu"
       ? t("mode.cpu", { level: levelName(options.level) }) + (options.human === 1 ? ` · ${t("mode.second")}` : "")
       : options.mode === "friend" ? t("mode.friend") : t("mode.hotseat"));
     this.summary.textContent = parts.join(" · ");
