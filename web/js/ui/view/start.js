@@ -257,7 +257,7 @@ export class StartView {
       return h("div", { class: "seat-row", "data-seat": String(seat) },
         h("label", { for: id },
           h("span", { class: `seat-mark ${colours[seat] || "none"}`, "aria-hidden": "true" },
-            t(`side.${variant}.${seat}.letter`)),
+            t(`side.${variant}.letter.${seat}`)),
           h("span", { class: "seat-name" }, t(`side.${variant}.${seat}`),
             h("span", { class: "seat-colour" }, ` (${t(`colour.${colours[seat] || "none"}`)})`))),
         select);
