@@ -16,6 +16,7 @@
 import { t } from "../i18n.js";
 import { LocalSession, curtainSeat } from "./hotseat.js";
 import { levelName, variantName } from "./gamescreen.js";
+import { teamOpponent } from "./stats.js";
 
 /** How long each CPU move stays on screen before the next seat's (ms). */
 export const CPU_PACE_MS = 900;
@@ -37,8 +38,10 @@ export class TableSession extends LocalSession {
     this.mode = this.shared ? /** @type {const} */ ("hotseat") : /** @type {const} */ ("cpu");
     this.you = this.shared ? null : this.people[0] ?? null;
     this.rivalKey = this.shared ? "side.other" : "side.cpu";
-    const levels = [...new Set(Object.values(this.cpus))];
-    this.opponent = this.shared ? "hotseat" : `cpu:${levels.join("+")}`;
+    const seats = Math.max(4, ...this.people.map((p) => p + 1), ...Object.keys(this.cpus).map((p) => Number(p) + 1));
+    const players = Array.from({ length: seats }, (_, seat) => this.cpus[String(seat)] ?? "human");
+    // the statistics' opponent: the enemy team, as the statistics name it ("cpu:easy/medium")
+    this.opponent = this.shared ? "hotseat" : teamOpponent(players, this.you ?? 0);
     this.keepsLayouts = !this.shared; // on a shared screen another player could load it
     this.paceMs = paceMs ?? CPU_PACE_MS;
     /** @type {number|null} the CPU seat whose move is being asked for */
