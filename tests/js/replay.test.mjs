@@ -232,6 +232,6 @@ test("a Siguo replay says who left the board and why", async () => {
   const step = r.events.findIndex((ev) => ev.out?.some((o) => o.reason === "no_legal_move")) + 1;
   assert.ok(step > 0);
   r.goTo(step);
-  assert.ok(r.messageText().endsWith("West has no legal move: West is out."), r.messageText());
+  assert.ok(r.messageText().endsWith("West is out: no legal move."), r.messageText());
   r.dispose();
 });

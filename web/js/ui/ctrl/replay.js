@@ -282,19 +282,6 @@ export class ReplayController {
     return result ? `${where} · ${words.resultText(result, this.ctx())}` : where;
   }
 
-  /** Who left the board with this action, and whose flag it showed (four seats). */
-  outText(ev) {
-    const said = [];
-    for (const shown of ev.flag_shown || []) {
-      said.push(t("replay.flag_shown", { side: this.sideName(shown.player), sq: shown.square ?? "—" }));
-    }
-    for (const out of ev.out || []) {
-      if (ev.type === "resign" && out.player === ev.player) continue; // said by the event itself
-      said.push(t(`replay.out.${out.reason}`, { side: this.sideName(out.player) }));
-    }
-    return said.join(" ");
-  }
-
   /** What the action leading here was, in the viewpoint's words (combats included). */
   messageText() {
     const ev = this.event;
@@ -310,9 +297,9 @@ export class ReplayController {
         attacker: name(c.attacker), defender: name(c.defender),
       });
       const lapsed = ev.offer_lapsed ? t("say.offer_lapsed") : "";
-      return [say, how, this.outText(ev), lapsed].filter(Boolean).join(" ");
+      return [say, how, ...words.outTexts(ev, this.ctx()), lapsed].filter(Boolean).join(" ");
     }
-    return [words.eventText(ev, this.ctx()), this.outText(ev)].filter(Boolean).join(" ");
+    return words.eventText(ev, this.ctx());
   }
 
   /** The move list: {step, text, current} per action (step k: the position after it). */

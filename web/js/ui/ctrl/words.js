@@ -109,8 +109,9 @@ function outMarks(ev, ctx) {
 /** Four seats: the armies an action took off the board, and why ("West is out: its flag
  * was captured."); a flag shown to all. */
 export function outTexts(ev, ctx) {
-  const parts = (ev.out || []).map((gone) => subject("say.out", gone.player,
-    { side: ctx.side(gone.player), why: t(`out.${gone.reason}`) }, ctx));
+  const parts = (ev.out || [])
+    .filter((gone) => !(ev.type === "resign" && gone.player === ev.player)) // "East resigns." says it
+    .map((gone) => subject("say.out", gone.player, { side: ctx.side(gone.player), why: t(`out.${gone.reason}`) }, ctx));
   if (ev.flag_shown && ctx.desc?.sides?.length > 2) {
     parts.push(...ev.flag_shown.map((f) => t("say.flag_shown", { side: ctx.side(f.player), sq: f.square })));
   }
