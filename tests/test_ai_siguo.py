@@ -218,7 +218,8 @@ def test_a_general_takes_the_piece_that_cannot_be_a_landmine(level):
     # South's General on East's camp Eb3 may attack Eb2 (an unmoved piece on East's
     # rank 2: maybe a Landmine) or Ec3 (rank 3: never a Landmine).  South's and North's
     # Flags are behind Landmines (else taking what could be an enemy Engineer that may
-    # reach an open Flag would be worth the risk).
+    # reach an open Flag would be worth the risk), and South has a few more pieces (with
+    # two, its General would be worth three times as much and rather not move at all).
     game = position_game(
         **ARMIES,
         Nc1=(pc.LANDMINE, N),
@@ -229,6 +230,9 @@ def test_a_general_takes_the_piece_that_cannot_be_a_landmine(level):
         Sc1=(pc.LANDMINE, S),
         Sb2=(pc.LANDMINE, S),
         Sd3=(pc.MAJOR, S),
+        Sa5=(pc.CAPTAIN, S),
+        Se5=(pc.LIEUTENANT, S),
+        Sd6=(pc.ENGINEER, S),
         Eb3=(pc.GENERAL, S),
         Eb2=(pc.LANDMINE, E),
         Ec3=(pc.LIEUTENANT, E),
