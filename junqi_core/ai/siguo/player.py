@@ -14,20 +14,18 @@ weighs every legal move:
 - attacks weigh more as the quiet spell nears the draw.
 Easy plays the best of these with some noise.  Medium takes its best moves by these
 terms without the exposure and plays each in sampled worlds: the enemy seat that moves
-next answers with an attack (each weighed by how much it may seem worth to it, from what
-it may know of our pieces, against a quiet move), then the other enemy seat, and what
-they win replaces the exposure.  In each world any enemy move onto a post beside its own
-or its partner's Flag counts, chosen or not: a little if it or its partner could take
-the post back at once, nearly a Flag if neither could.  Medium also counts a piece as
-worth more the fewer movable pieces its army has left (an army that cannot move is out)
-and holds the posts beside its Flag while an enemy piece is near.  Deployment: the Flag
-in a headquarters behind Landmines, Bombs on the lanes of the strong pieces, the rest
-shuffled, all drawn from the player's seed.
+next answers with the attack it would choose from what it may know of our pieces, then
+the other enemy seat, and what they win replaces the exposure.  In each world any enemy
+move onto a post beside its own or its partner's Flag counts, chosen or not: a little if
+it or its partner could take the post back at once, nearly a Flag if neither could.
+Medium also counts a piece as worth more the fewer movable pieces its army has left (an
+army that cannot move is out) and holds the posts beside its Flag while an enemy piece
+is near.  Deployment: the Flag in a headquarters behind Landmines, Bombs on
+the lanes of the strong pieces, the rest shuffled, all drawn from the player's seed.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from typing import ClassVar
 
@@ -75,7 +73,6 @@ BLUNDER = 1.0  # Medium: how much an enemy reply that loses it points is counted
 LATER = 1.0  # Medium: the second enemy's reply (the partner moves between)
 GATE_LOST = 30.0  # Medium: an enemy move onto a post beside its Flag, that it can answer
 FLAG_OPEN = 120.0  # ... that neither it nor its partner can answer: the Flag falls next
-SPREAD = 3.0  # Medium: points by which an enemy may misjudge an attack's worth
 PRESS = 12.0  # points an attack gains as the quiet spell nears the draw
 
 
@@ -507,20 +504,13 @@ class Thinker:
                 breach = max(breach, self._breach_cost(pos, r))
                 if breach >= FLAG_OPEN:
                     break
-        # the enemy plays the attack worth most to it more often than the others, and
-        # often none (a quiet move, worth 0 to it): each attack is weighed by how much
-        # it may seem worth (`SPREAD` points of doubt), and counted by what it does here
-        weights = 1.0
-        total = 0.0
         for r in attacks:
             mover = board[frm_of[r]] & KIND_MASK
             t = to_of[r]
-            target = board[t]
-            kind = target & KIND_MASK
-            if kind == pc.FLAG:  # its Flag or its partner's: taken
+            if board[t] & KIND_MASK == pc.FLAG:  # its Flag or its partner's: taken
                 return ELIM + breach, r
             seen = public.at.get(moved[0] if t == moved[1] else t)
-            chances = public.chances(seen) if seen is not None else {kind: 1.0}
+            chances = public.chances(seen) if seen is not None else {board[t] & KIND_MASK: 1.0}
             row = combat[mover]
             lose = VALUE[mover]
             ev = 0.0
@@ -534,25 +524,25 @@ class Thinker:
                     ev += p * (VALUE[d] - lose)
             if ev > best:
                 best, chosen = ev, r
-            weight = math.exp(min(ev, 60.0) / SPREAD)
-            if weight < 0.01:
-                continue
-            result = row[kind]
-            taken = VALUE[kind] * self.scarce[SEAT_OF[target]]
-            lost = VALUE[mover] * self.scarce[seat]
-            if result == ATTACKER_WINS:
-                gain = taken
-            elif result == DEFENDER_WINS:
-                gain = -lost
-            else:
-                gain = taken - lost
-            if SEAT_OF[target] != me:
-                gain *= 0.8  # the partner's piece: it may yet be saved
-            if gain < 0:
-                gain *= BLUNDER  # an enemy's mistake is not to be counted on
-            weights += weight
-            total += weight * gain
-        return total / weights + breach, chosen
+        if chosen is None:
+            return breach, None
+        target = board[to_of[chosen]]
+        mover = board[frm_of[chosen]] & KIND_MASK
+        kind = target & KIND_MASK
+        result = combat[mover][kind]
+        taken = VALUE[kind] if kind == pc.FLAG else VALUE[kind] * self.scarce[SEAT_OF[target]]
+        lost = VALUE[mover] * self.scarce[seat]
+        if result == ATTACKER_WINS:
+            gain = taken
+        elif result == DEFENDER_WINS:
+            gain = -lost
+        else:
+            gain = taken - lost
+        if SEAT_OF[target] != me and kind != pc.FLAG:
+            gain *= 0.8  # the partner's piece: it may yet be saved
+        if gain < 0:
+            gain *= BLUNDER  # an enemy's mistake is not to be counted on
+        return gain + breach, chosen
 
     def _gates(self, board: list[int]) -> frozenset[int]:
         """The posts beside its own and its partner's Flag in a world."""
