@@ -216,12 +216,23 @@ def test_an_enemy_piece_beside_the_flag_is_taken(level):
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_general_takes_the_piece_that_cannot_be_a_landmine(level):
     # South's General on East's camp Eb3 may attack Eb2 (an unmoved piece on East's
-    # rank 2: maybe a Landmine) or Ec3 (rank 3: never a Landmine).
+    # rank 2: maybe a Landmine) or Ec3 (rank 3: never a Landmine).  South's and North's
+    # Flags are behind Landmines (else taking what could be an enemy Engineer that may
+    # reach an open Flag would be worth the risk), and South has a few more pieces (with
+    # two, its General would be worth three times as much and rather not move at all).
     game = position_game(
         **ARMIES,
+        Nc1=(pc.LANDMINE, N),
+        Ne1=(pc.LANDMINE, N),
+        Nd2=(pc.LANDMINE, N),
         Sb1=(pc.FLAG, S),
+        Sa1=(pc.LANDMINE, S),
+        Sc1=(pc.LANDMINE, S),
         Sb2=(pc.LANDMINE, S),
         Sd3=(pc.MAJOR, S),
+        Sa5=(pc.CAPTAIN, S),
+        Se5=(pc.LIEUTENANT, S),
+        Sd6=(pc.ENGINEER, S),
         Eb3=(pc.GENERAL, S),
         Eb2=(pc.LANDMINE, E),
         Ec3=(pc.LIEUTENANT, E),
@@ -234,6 +245,56 @@ def test_a_general_takes_the_piece_that_cannot_be_a_landmine(level):
     assert "Eb3-Eb2" not in chosen, chosen
     if level == "easy":  # Easy takes what it can; Medium may also wait for an attacker
         assert chosen.count("Eb3-Ec3") >= 5, chosen
+
+
+def flag_at_risk(side: str, visibility: str) -> Game:
+    """South to move; an East Engineer sits in the camp `{side}b3`, next to the Landmine
+    `{side}b2` in front of the Flag on `{side}b1` (South's own, or its partner North's).
+    South's Colonel on `{side}c2` is the only piece that could take `{side}b2` back; a
+    West Lieutenant on `{side}c3` is there for it to take instead."""
+    owner = S if side == "S" else N
+    pieces = {k: v for k, v in ARMIES.items() if not k.startswith("N")}
+    pieces.update({"Nd6": (pc.MAJOR, N), "Ne5": (pc.CAPTAIN, N)})
+    other = "N" if side == "S" else "S"
+    other_owner = N if side == "S" else S
+    for name, kind in (("d1", pc.FLAG), ("c1", pc.LANDMINE), ("e1", pc.LANDMINE)):
+        pieces[other + name] = (kind, other_owner)
+    pieces[other + "d2"] = (pc.LANDMINE, other_owner)
+    if side == "N":
+        pieces["Se5"] = (pc.MAJOR, S)  # South has another piece to move
+    for name, kind in (("b1", pc.FLAG), ("a1", pc.LANDMINE), ("c1", pc.LANDMINE)):
+        pieces[side + name] = (kind, owner)
+    pieces[side + "b2"] = (pc.LANDMINE, owner)
+    pieces[side + "b3"] = (pc.ENGINEER, E)
+    pieces[side + "c2"] = (pc.COLONEL, S)
+    pieces[side + "c3"] = (pc.LIEUTENANT, W)
+    cls = siguo(visibility).position_class
+    board = [0] * BOARD.size
+    for name, (kind, seat) in pieces.items():
+        board[BOARD.index[name]] = pc.seat_piece(kind, seat)
+    return Game.from_position(cls(board, turn=S))
+
+
+@pytest.mark.parametrize("visibility", ("open", "dark4"))
+@pytest.mark.parametrize("side", ("S", "N"))
+def test_medium_keeps_a_piece_that_can_close_the_way_to_its_or_its_partners_flag(side, visibility):
+    # If East's Engineer takes the Landmine in front of the Flag, South must be able to
+    # take that post back before East's next turn, or the Flag falls: Medium does not
+    # take the Lieutenant with the only piece that could.
+    gate = BOARD.index[f"{side}b2"]
+    kept = 0
+    for seed in range(6):
+        game = flag_at_risk(side, visibility)
+        actions = legal(game)
+        assert f"{side}c2-{side}c3" in actions
+        choice = make_player(siguo(visibility), "medium", S, seed).choose(view(game, S), actions)
+        game.apply(S, choice)
+        assert game.turn == E
+        game.apply(E, f"{side}b3-{side}b2")  # the Engineer takes the Landmine
+        answers: list[int] = []
+        game.position.generate(S, answers.append, answers.append)
+        kept += any(game.position.move_code.to[m] == gate for m in answers)
+    assert kept >= 5, kept
 
 
 def test_the_belief_reads_an_engineers_turn_and_a_moved_piece_from_the_view():

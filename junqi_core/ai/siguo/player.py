@@ -15,10 +15,12 @@ weighs every legal move:
 Easy plays the best of these with some noise.  Medium takes its best moves by these
 terms without the exposure and plays each in sampled worlds: the enemy seat that moves
 next answers with the attack it would choose from what it may know of our pieces, then
-the other enemy seat, and what they win (more for a post beside its Flag) replaces the
-exposure.  Medium also counts a piece as worth more the fewer movable pieces its army
-has left (an army that cannot move is out) and holds the posts beside its Flag while an
-enemy piece is near.  Deployment: the Flag in a headquarters behind Landmines, Bombs on
+the other enemy seat, and what they win replaces the exposure.  In each world any enemy
+move onto a post beside its own or its partner's Flag counts, chosen or not: a little if
+it or its partner could take the post back at once, nearly a Flag if neither could.
+Medium also counts a piece as worth more the fewer movable pieces its army has left (an
+army that cannot move is out) and holds the posts beside its Flag while an enemy piece
+is near.  Deployment: the Flag in a headquarters behind Landmines, Bombs on
 the lanes of the strong pieces, the rest shuffled, all drawn from the player's seed.
 """
 
@@ -69,7 +71,8 @@ GUARD_NEAR = 20.0  # ... or that stands two moves from it
 PARTNER_AREA = 1.5  # a quiet move into the partner's area
 BLUNDER = 1.0  # Medium: how much an enemy reply that loses it points is counted
 LATER = 1.0  # Medium: the second enemy's reply (the partner moves between)
-GATE_LOST = 30.0  # Medium: an enemy attack that could take a post beside its Flag
+GATE_LOST = 30.0  # Medium: an enemy move onto a post beside its Flag, that it can answer
+FLAG_OPEN = 120.0  # ... that neither it nor its partner can answer: the Flag falls next
 PRESS = 12.0  # points an attack gains as the quiet spell nears the draw
 
 
@@ -258,6 +261,9 @@ class Thinker:
             proxy[s] = pc.seat_piece(kind, p.seat)
         self.proxy = proxy
         self._attackers: dict[int, list[int]] = {}
+        # the headquarters of its team, where its and its partner's Flags may be
+        self.hq = [BOARD.index[f"{'SENW'[s]}{h}"] for s in (me, me ^ 2) for h in ("b1", "d1")]
+        self._gate_cache: dict[tuple[int, ...], frozenset[int]] = {}
         # what to guard: its own Flag and the partner's (or the posts it may be on)
         partner = me ^ 2
         self.guard: list[int] = []
@@ -472,22 +478,37 @@ class Thinker:
         worth most by what it may know of the attacked piece (`public`; none if none is
         worth anything), and that attack's move.  `moved`: (from, to) of the move
         searched, so that the moved piece is known by where it came from."""
-        attacks: list[int] = []
-        pos.generate(seat, _ignore, attacks.append)
         board = pos.board
         combat = self.combat
         me = self.me
         public = self.public
         frm_of, to_of = pos.move_code.frm, pos.move_code.to
         best, chosen = 0.0, None
-        gates = self.flag_gates
-        breach = 0.0  # any attack that would open a post beside its Flag (an Engineer on
-        # a Landmine there, most often), whether or not the enemy would choose it
+        gates = self._gates(board)
+        attacks: list[int] = []
+        entries: list[int] = []
+        pos.generate(seat, lambda q: to_of[q] in gates and entries.append(q), attacks.append)
+        # any move that would open a post beside its or its partner's Flag (an Engineer
+        # on a Landmine there, most often), whether or not the enemy would choose it:
+        # the Flag is as good as lost if neither of them can take the post back at once
+        breach = 0.0
+        if gates:
+            for r in attacks:
+                t = to_of[r]
+                if (
+                    t in gates
+                    and combat[board[frm_of[r]] & KIND_MASK][board[t] & KIND_MASK] != DEFENDER_WINS
+                ):
+                    entries.append(r)
+            for r in entries:
+                breach = max(breach, self._breach_cost(pos, r))
+                if breach >= FLAG_OPEN:
+                    break
         for r in attacks:
             mover = board[frm_of[r]] & KIND_MASK
             t = to_of[r]
-            if t in gates and combat[mover][board[t] & KIND_MASK] == ATTACKER_WINS:
-                breach = GATE_LOST
+            if board[t] & KIND_MASK == pc.FLAG:  # its Flag or its partner's: taken
+                return ELIM + breach, r
             seen = public.at.get(moved[0] if t == moved[1] else t)
             chances = public.chances(seen) if seen is not None else {board[t] & KIND_MASK: 1.0}
             row = combat[mover]
@@ -522,6 +543,49 @@ class Thinker:
         if gain < 0:
             gain *= BLUNDER  # an enemy's mistake is not to be counted on
         return gain + breach, chosen
+
+    def _gates(self, board: list[int]) -> frozenset[int]:
+        """The posts beside its own and its partner's Flag in a world."""
+        key = tuple(s for s in self.hq if board[s] & KIND_MASK == pc.FLAG)
+        found = self._gate_cache.get(key)
+        if found is None:
+            found = self._gate_cache[key] = frozenset(
+                t for s in key if SEAT_OF[board[s]] in (self.me, self.me ^ 2)
+                for t in BOARD.neighbours[s]
+            )  # fmt: skip
+        return found
+
+    def _breach_cost(self, pos, r: int) -> float:
+        """What an enemy move onto a post beside a Flag of its team costs: `GATE_LOST`
+        if it or its partner could take the post back (or fill it) at once, else
+        `FLAG_OPEN` (the Flag falls at the enemy's next turn unless help comes)."""
+        board = pos.board
+        frm, t = pos.move_code.frm[r], pos.move_code.to[r]
+        mover, held = board[frm], board[t]
+        kind = mover & KIND_MASK
+        if held:
+            result = self.combat[kind][held & KIND_MASK]
+            if result == DEFENDER_WINS:
+                return 0.0
+            after = mover if result == ATTACKER_WINS else 0
+        else:
+            after = mover
+        board[frm], board[t] = 0, after
+        to_of, frm_of = pos.move_code.to, pos.move_code.frm
+        closed = False
+
+        def answer(q: int) -> None:
+            nonlocal closed
+            if to_of[q] == t and (
+                not after or self.combat[board[frm_of[q]] & KIND_MASK][kind] != DEFENDER_WINS
+            ):
+                closed = True
+
+        for seat in (self.me, self.me ^ 2):
+            if not closed:
+                pos.generate(seat, answer, answer)
+        board[frm], board[t] = mover, held
+        return GATE_LOST if closed else FLAG_OPEN
 
 
 def _ignore(_: int) -> None:
