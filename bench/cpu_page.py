@@ -1,23 +1,27 @@
 #!/usr/bin/env python3
 """CPU think time inside the page: Pyodide in headless Chromium, through the real worker.
 
-    python3 bench/cpu_page.py [--levels hard] [--moves 40] [--no-build] [--no-uncapped]
-                              [--profile]
+    python3 bench/cpu_page.py [--levels hard] [--variants classic blind gunjin siguo]
+                              [--moves 40] [--no-build] [--no-uncapped] [--profile]
 
 For each variant, CPU-vs-CPU games are started through the bridge and the page's own
 `engine.call({op: "cpu_act"})` is timed in the page (worker round trip: the CPU's search,
 its view and the reply) until `--moves` moves of the measured level have been made (new
 games are started as needed). Budgets per move in the page, at the 95th percentile:
-easy 0.1 s, medium 0.5 s, hard 1.5 s.  "at cap" counts the moves that took at least the
+easy 0.1 s, medium 0.5 s, hard 1.5 s.  Siguo (`--variants siguo --levels easy medium`) has
+four CPU seats: the measured level's team (South and North, or East and West in every other
+game) against a team of the other level (Easy against Medium; Siguo has no Hard yet), and
+only the measured level's moves are counted.  "at cap" counts the moves that took at least the
 search's wall-clock cap (90% of the budget): those most likely stopped before their node
 budget.  "CPU" is the processor time the browser's renderer processes (the page and its
 workers) used during the move (Linux /proc), which other programs on a busy machine do
 not inflate.
 
-Then, unless `--no-uncapped`, the same games are played without the cap (bench/uncapped.py)
-in a bench worker beside the page's (Pyodide from the site's own files, the site's game
-wheel) and in this CPython: the CPU seconds each decision needs to finish its node budget,
-the nodes searched per CPU second, and the ratio Pyodide / CPython on the same decisions.
+Then, unless `--no-uncapped`, the same games but Siguo's are played without the cap
+(bench/uncapped.py) in a bench worker beside the page's (Pyodide from the site's own files,
+the site's game wheel) and in this CPython: the CPU seconds each decision needs to finish
+its node budget, the nodes searched per CPU second, and the ratio Pyodide / CPython on the
+same decisions.
 The page reaches the arena's node budget at p95 when that p95 is within the cap (given a
 core of its own).  `--profile` prints cProfile's top functions of those decisions in
 Pyodide (cProfile slows calls down, so read it as where, not how much).
@@ -110,26 +114,42 @@ def prepare(site: Path, no_build: bool) -> None:
     shutil.copyfile(stock_lock, folder / "pyodide-lock.json")
 
 
-START_JS = """async ({variant, level, seed}) => {
+START_JS = """async ({variant, cpu, seed}) => {
   const engine = window.junqi.engine;
   if (window.benchGame) await engine.call({op: "drop", game: window.benchGame.game});
-  const start = await engine.call({op: "new_game", variant, seed, cpu: {"0": level, "1": level},
-                                   viewer: null});
+  const start = await engine.call({op: "new_game", variant, seed, cpu, viewer: null});
   if (!start.ok) throw new Error(JSON.stringify(start.error));
   window.benchGame = {game: start.game, view: start.view};  // the public view
 }"""
-# One CPU move of the game started last: its round trip in ms, and whether play goes on.
+# One CPU move of the game started last: its round trip in ms, the seat that moved, and
+# whether play goes on.
 STEP_JS = """async () => {
   const engine = window.junqi.engine;
   const state = window.benchGame;
+  const seat = state.view.turn;
   const t0 = performance.now();
-  const reply = await engine.call({op: "cpu_act", game: state.game, player: state.view.turn,
+  const reply = await engine.call({op: "cpu_act", game: state.game, player: seat,
                                    viewer: null});
   const ms = performance.now() - t0;
   if (!reply.ok) throw new Error(JSON.stringify(reply.error));
   state.view = reply.view;
-  return {ms, playing: reply.view.phase === "play"};
+  return {ms, seat, playing: reply.view.phase === "play"};
 }"""
+# Siguo: the team that is not measured plays this level.
+SIGUO_OTHER = {"easy": "medium", "medium": "easy"}
+SIGUO_TEAMS = (0, 1, 0, 1)  # South and North against East and West
+
+
+def seats(variant: str, level: str, game: int) -> dict[str, str]:
+    """The CPU levels of a game's seats: both `level` for two seats; for Siguo, `level`
+    for one team (South and North in even games, East and West in odd ones) and the other
+    level for the other team."""
+    if variant != "siguo":
+        return {"0": level, "1": level}
+    return {
+        str(seat): level if team == game % 2 else SIGUO_OTHER[level]
+        for seat, team in enumerate(SIGUO_TEAMS)
+    }
 
 
 class RendererClock:
@@ -164,23 +184,30 @@ def round_trips(page, clock: RendererClock, args) -> list[tuple]:
     rows = []
     for level in args.levels:
         for variant in args.variants:
+            if variant == "siguo" and level not in SIGUO_OTHER:
+                print(f"(skipped: Siguo has no {level} level)")
+                continue
             walls: list[float] = []
             cpus: list[float] = []
             games = 0
             playing = False
+            cpu: dict[str, str] = {}
             while len(walls) < args.moves:
                 if not playing:
+                    cpu = seats(variant, level, games)
                     page.evaluate(
-                        START_JS, {"variant": variant, "level": level, "seed": args.seed + games}
+                        START_JS, {"variant": variant, "cpu": cpu, "seed": args.seed + games}
                     )
                     games += 1
                 c0 = clock()
                 step = page.evaluate(STEP_JS)
                 c1 = clock()
+                playing = step["playing"]
+                if cpu[str(step["seat"])] != level:
+                    continue  # Siguo: a move of the other team's level
                 walls.append(step["ms"] / 1000)
                 if c0 is not None and c1 is not None:
                     cpus.append(c1 - c0)
-                playing = step["playing"]
             rows.append((level, variant, walls, cpus, games))
     return rows
 
@@ -193,6 +220,8 @@ def uncapped(page, clock: RendererClock, args) -> list[tuple]:
     rows = []
     for level in args.levels:
         for variant in args.variants:
+            if variant == "siguo":
+                continue  # bench/uncapped.py plays two seats
             start = f"Games({variant!r}, {level!r}, {args.seed}, profile={args.profile})"
             page.evaluate("(call) => window.bench(call)", f"[games := {start}, 0][1]")
             here = Games(variant, level, args.seed, clock=time.process_time)
@@ -267,7 +296,12 @@ def print_uncapped(rows: list[tuple]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", nargs="+", default=["hard"], choices=sorted(BUDGETS))
-    parser.add_argument("--variants", nargs="+", default=["classic", "blind", "gunjin"])
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        default=["classic", "blind", "gunjin"],
+        choices=["classic", "blind", "gunjin", "siguo"],
+    )
     parser.add_argument("--moves", type=int, default=40, help="measured moves per variant")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-build", action="store_true", help="use the existing dist/")
@@ -293,7 +327,7 @@ def main() -> int:
             trips = round_trips(page, clock, args)
             page.close()
             free = []
-            if not args.no_uncapped:
+            if not args.no_uncapped and set(args.variants) != {"siguo"}:
                 page = browser.new_page()
                 page.goto(server.url + "bench/")
                 page.wait_for_selector("html[data-ready]", state="attached", timeout=120_000)
