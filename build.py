@@ -329,20 +329,24 @@ def ensure_node_modules() -> Path:
 
 
 # The page's JavaScript as the browser gets it: the shell (main.js: engine, loader) and the
-# game UI (app.js and everything under ui/) each bundled into one file, so the start
-# screen costs three requests instead of twenty; the worker stays on its own.
+# game UI (app.js and everything under ui/) bundled, so the start screen costs a few
+# requests instead of twenty; the worker stays on its own. Code split: what a bundle loads
+# with import() on first use (the game, replay and friend screens: ui/view/screens.js)
+# goes into chunks of its own (js/<name>-<hash>.js), as does code bundles share.
 BUNDLES = ("js/main.js", "js/app.js", "js/net/qrscan.js")
-LAZY = ("js/net/qrscan.js",)  # loaded on first use (the QR decoder): not preloaded
+START = ("js/main.js", "js/app.js")  # the start screen: preloaded with what they import
 EXTERNAL = ("./build-info.js",)  # generated after bundling
 UNBUNDLED = ("js/worker.js",)  # a worker is no page module: minified on its own
 CLASSIC = ("js/theme.js",)  # classic scripts in <head> (the colours before the first paint)
 
 
-def minify(folder: Path) -> None:
+def minify(folder: Path) -> list[str]:
     """Bundle and minify the page's JavaScript, minify its CSS, in place, with the pinned
     esbuild (its JS API finds the platform's binary whether or not npm ran esbuild's
     install script). Bundles keep `new URL(..., import.meta.url)` as written, so main.js
-    finds worker.js and app.js beside it."""
+    finds worker.js and app.js beside it. Returns the scripts the start screen runs (the
+    START bundles and the chunks they import statically, from esbuild's metafile; not what
+    they load with import()), paths relative to `folder`."""
     scripts = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.js"))
     singles = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.css"))
     singles += [rel for rel in scripts if rel in UNBUNDLED + CLASSIC]
@@ -365,6 +369,9 @@ def minify(folder: Path) -> None:
                 "entryPoints": [b for b in BUNDLES if b in scripts],
                 "bundle": True,
                 "format": "esm",
+                "splitting": True,
+                "chunkNames": "js/[name]-[hash]",
+                "metafile": True,
                 "external": list(EXTERNAL),
                 # npm packages the page bundles (the QR encoder), wherever the build goes
                 "nodePaths": [str(ROOT / "node_modules")],
@@ -374,10 +381,14 @@ def minify(folder: Path) -> None:
         ]
         script = (
             "const esbuild = require(process.argv[1]);"
-            "for (const job of JSON.parse(process.argv[2])) esbuild.buildSync(job);"
+            "const metas = JSON.parse(process.argv[2]).map((job) => esbuild.buildSync(job));"
+            "require('fs').writeFileSync(process.argv[3], JSON.stringify(metas[0].metafile));"
         )
         esbuild = str(ROOT / "node_modules" / "esbuild")
-        subprocess.run([node, "-e", script, esbuild, json.dumps(jobs)], check=True)
+        meta_file = Path(out) / "meta.json"
+        subprocess.run([node, "-e", script, esbuild, json.dumps(jobs), str(meta_file)], check=True)
+        start = start_scripts(json.loads(meta_file.read_text()), folder, Path(out))
+        meta_file.unlink()
         # Only the bundles and the worker stay: their modules are inside the bundles.
         for rel in scripts:
             if rel not in singles:
@@ -387,6 +398,28 @@ def minify(folder: Path) -> None:
     for empty in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
         if not any(empty.iterdir()):
             empty.rmdir()
+    return start
+
+
+def start_scripts(meta: dict, folder: Path, out: Path) -> list[str]:
+    """The START bundles and every chunk they import statically (esbuild's metafile: its
+    paths are relative to `folder`, the outputs are in `out`), relative to `out`."""
+    outputs = {
+        (folder / key).resolve().relative_to(out.resolve()).as_posix(): value
+        for key, value in meta["outputs"].items()
+        if key.endswith(".js")
+    }
+    seen: list[str] = []
+    todo = [rel for rel in START if rel in outputs]
+    while todo:
+        rel = todo.pop()
+        if rel in seen:
+            continue
+        seen.append(rel)
+        for imp in outputs[rel]["imports"]:
+            if imp["kind"] == "import-statement" and not imp.get("external"):
+                todo.append((folder / imp["path"]).resolve().relative_to(out.resolve()).as_posix())
+    return sorted(seen)
 
 
 def ensure_micropip() -> Path:
@@ -566,7 +599,7 @@ def build(out: Path = DIST) -> dict:
             (stage / rel).write_text(text, encoding="utf-8")
         else:
             shutil.copyfile(src, stage / rel)
-    minify(stage)
+    start = minify(stage)
     english = (stage / "i18n" / "en.json").read_text(encoding="utf-8")
     (stage / START_DATA).write_text(start_data(engine_data(), english), encoding="utf-8")
     py_dir = stage / "py"
@@ -629,15 +662,10 @@ def build(out: Path = DIST) -> dict:
     )
 
     # Everything the start screen needs, fetched in parallel with main.js instead of one
-    # import after another: every module of the page (not the engine's worker), among them
-    # start-data.js (the static engine answers and the English strings).
-    assets_dir = tmp / assets_rel
-    modules = sorted(
-        p.relative_to(assets_dir).as_posix()
-        for p in (assets_dir / "js").rglob("*.js")
-        if p.name not in ("worker.js", "main.js")  # a worker is no page module
-        and p.relative_to(assets_dir).as_posix() not in LAZY + CLASSIC
-    )
+    # import after another: the start screen's modules (not the engine's worker, not the
+    # chunks loaded on first use), build-info.js and start-data.js (the static engine
+    # answers and the English strings). The service worker precaches every file (below).
+    modules = sorted({*start, START_DATA, "js/build-info.js"} - {"js/main.js"})
     preload = [f'<link rel="modulepreload" href="{assets_rel}/{m}">' for m in modules]
     values = {"VERSION": version, "ASSETS": assets_rel, "PRELOAD": "\n  ".join(preload)}
     (tmp / "index.html").write_text(render((WEB / "index.html").read_text(), values))

@@ -130,3 +130,62 @@ def test_the_board_preview_is_drawn_only_where_the_layout_shows_it(site, server)
     assert abs(box["width"] / box["height"] - float(view[2]) / float(view[3])) < 0.02
     page.check("#variant-classic")
     page.wait_for_selector(".start-preview svg.board-classic")
+
+
+# Strings only the game, replay and friend screens' code holds (their titles' ids): the
+# start screen's page must not fetch that code before the player can use the start screen.
+SCREEN_MARKS = ('"game-title"', '"replay-title"', '"friend-title"')
+
+
+def screens_code(dist: Path) -> list[str]:
+    """The built scripts holding the game, replay or friend screen (paths under dist/)."""
+    return sorted(
+        p.relative_to(dist).as_posix()
+        for p in (dist / "assets").glob("*/js/**/*.js")
+        if any(mark in p.read_text(encoding="utf-8") for mark in SCREEN_MARKS)
+    )
+
+
+def test_the_start_screen_loads_without_the_game_replay_and_friend_screens(site, serve, dist):
+    """A first visit fetches only the start screen's scripts before the start screen is
+    usable (the game, replay and friend screens are code of their own, not preloaded, not
+    imported by the start screen); the page fetches them itself right after, while the
+    player looks at the start screen (not only the service worker's precache)."""
+    lazy = screens_code(dist)
+    assert lazy, "no script holds the game screen"
+    server = serve()
+    page = site.open(server.url, wait=None)
+    page.wait_for_selector("#app[data-ui=ready]", state="attached", timeout=60_000)
+    interactive = page.evaluate(
+        "(performance.timeOrigin"
+        " + performance.getEntriesByName('junqi-interactive')[0].startTime) / 1000"
+    )
+    before = [rel for rel, _, _, at in server.log if at <= interactive and rel.endswith(".js")]
+    assert any(rel.endswith("/js/app.js") for rel in before), before
+    assert not set(lazy) & set(before), f"fetched before the start screen was usable: {before}"
+    # then the page's own idle fetch (in the page's resource timings, not the worker's)
+    page.wait_for_function(
+        "names => names.every(n => performance.getEntriesByType('resource')"
+        ".some(e => e.name.endsWith(n)))",
+        arg=[rel.rsplit("/", 1)[1] for rel in lazy],
+        timeout=30_000,
+    )
+    wait_ready(page)
+
+
+def test_a_game_started_before_its_screens_code_is_in_opens_when_it_is(site, serve, dist):
+    """The game screen's code held back 3 s: Play at once leaves the start screen, and the
+    game's board comes when the code is in."""
+    lazy = screens_code(dist)
+    assert lazy, "no script holds the game screen"
+    server = serve(faults={rel.rsplit("/", 1)[1]: ("delay", 3) for rel in lazy})
+    page = site.open(server.url, wait=None)
+    page.wait_for_selector("#app[data-ui=ready]", state="attached", timeout=60_000)
+    d = GameDriver(page, seed=1)
+    d.choose("mode", "cpu")
+    page.click("#btn-play")
+    page.wait_for_selector("#btn-play", state="detached")  # the start screen goes
+    page.wait_for_selector("section.game svg.board [data-hit]", timeout=30_000)
+    assert page.evaluate("document.documentElement.dataset.screen") == "game"
+    wait_ready(page)
+    d.wait("setup", timeout=60_000)

@@ -83,10 +83,12 @@ def assert_no_save_seen(page) -> None:
             assert word not in text.replace("\\", ""), f"the page received a save: {text[:200]}"
 
 
-def wait_saved(page, ply: int) -> dict:
+def wait_saved(page, ply: int, phase: str = "play") -> dict:
+    """The newest save once it is of move `ply` in `phase` (the start of play is move 0,
+    as the end of setup is: the phase tells them apart)."""
     page.wait_for_function(
         f"""async () => {{ const r = await ({READ_SAVE_JS})();
-            return Boolean(r) && r.summary.ply === {ply}; }}""",
+            return Boolean(r) && r.summary.ply === {ply} && r.summary.phase === "{phase}"; }}""",
         timeout=60_000,
     )
     return page.evaluate(READ_SAVE_JS)
@@ -97,6 +99,16 @@ def wait_games(page, n: int) -> None:
     the page's CSP refuses the eval Playwright would poll an expression with)."""
     page.wait_for_function(
         "n => document.querySelectorAll('#continue-box .continue-game').length === n", arg=n
+    )
+
+
+def wait_offered(page, text: str) -> None:
+    """Until a game of the Continue list says `text` (the engine's list replaces the one
+    the local summaries gave at once)."""
+    page.wait_for_function(
+        """t => [...document.querySelectorAll('#continue-box .continue-what')]
+            .some((e) => e.textContent.includes(t))""",
+        arg=text,
     )
 
 
@@ -175,6 +187,9 @@ def test_a_cpu_game_survives_a_reload_and_ends_as_the_uninterrupted_game(site, s
     reload(page)
     # The start screen offers to go on: variant, mode, level and move number.
     page.wait_for_selector("#continue-box .continue-go")
+    # The list from the local summaries comes at once, the engine's answer after it: a
+    # reload just after a move may show the move before until then.
+    wait_offered(page, f"move {ply}")
     page.locator("#continue-box").screenshot(path=str(ARTIFACTS / f"resume-continue-{variant}.png"))
     what = page.inner_text("#continue-box .continue-what")
     names = {"classic": "Classic Junqi", "blind": "Blind Junqi", "gunjin": "Gunjin Shogi"}

@@ -153,6 +153,27 @@ test("Play: a game against the CPU on screen, saved after every change with the 
   assert.equal(app.saves.peek()[0].info.mode, "cpu");
 });
 
+test("a saved-games list the engine cannot give keeps the games the summaries offer", async () => {
+  const engine = withSavedGame(ready.engine);
+  let failing = false; // the worker's storage fails to list the saves (once, after a reload)
+  const flaky = { ...engine, call: (request) => (failing && request.op === "saved_games"
+    ? Promise.resolve({ ok: false, error: { code: "storage", message: "the browser's storage failed" } })
+    : engine.call(request)) };
+  const { app, storage } = flows({ engine: flaky });
+  await app.play(cpuGame);
+  await app.game.confirm();
+  await until(app.game, "play");
+  await waitFor(() => engine.kept()?.summary.phase === "play", "the save of the game in play");
+  const id = app.saveId;
+  app.toStart();
+  failing = true;
+  const found = await app.checkSaved();
+  assert.deepEqual(found.map((e) => e.id), [id], "still offered: no answer is not no game");
+  assert.equal(JSON.parse(storage.getItem(SUMMARY_KEY)).games[0].id, id, "the summaries kept");
+  failing = false;
+  assert.deepEqual((await app.checkSaved()).map((e) => e.id), [id]);
+});
+
 test("a new game keeps the unfinished one; the start screen offers both, newest first", async () => {
   const { app, engine, screens } = flows();
   await app.play(cpuGame);

@@ -15,16 +15,13 @@ import { setBase } from "./ui/assets.js";
 import * as prefs from "./ui/prefs.js";
 import { StartController } from "./ui/ctrl/start.js";
 import { StartView, stepLabels } from "./ui/view/start.js";
-import { GameView } from "./ui/view/game.js";
 import { showRules, confirmDialog } from "./ui/view/dialogs.js";
 import { Settings } from "./ui/ctrl/settings.js";
 import { AppBar } from "./ui/view/bar.js";
 import { Theme } from "./ui/view/theme.js";
 import { Sound } from "./ui/view/sound.js";
-import { FriendView, stunList } from "./ui/view/friend.js";
+import { stunList } from "./ui/view/friendopts.js";
 import { noticeScreen, elsewhereScreen, joinScreen } from "./ui/view/notices.js";
-import { ReplayView } from "./ui/view/replay.js";
-import { Guesses } from "./ui/view/guesses.js";
 import { continueBox, statsBox } from "./ui/view/resume.js";
 import { AppController } from "./ui/ctrl/app.js";
 import { Saves } from "./ui/ctrl/saves.js";
@@ -40,6 +37,25 @@ const REPLAY_KEY = "replay";
 export function replayFragment(hash) {
   const text = String(hash || "").replace(/^#/, "");
   return text ? new URLSearchParams(text).get(REPLAY_KEY) : null;
+}
+
+/** @typedef {typeof import("./ui/view/screens.js")} ScreensModule */
+/** @type {Promise<ScreensModule> | null} */
+let screensLoading = null;
+/** @type {ScreensModule | null} */
+let screensLoaded = null;
+
+/** The game, replay and friend screens' code (ui/view/screens.js), loaded once, on first
+ * use or when the start screen is idle: the start screen does not wait for it. */
+export function loadScreens() {
+  screensLoading ??= import("./ui/view/screens.js").then((module) => (screensLoaded = module));
+  return screensLoading;
+}
+
+/** `fn` once the page is idle (soon after the start screen has drawn). */
+function whenIdle(fn) {
+  if ("requestIdleCallback" in globalThis) requestIdleCallback(fn, { timeout: 2000 });
+  else setTimeout(fn, 200);
 }
 
 // ?moveclock=N shortens the two-player clocks to N seconds (tests).
@@ -68,6 +84,9 @@ export async function mount(root, engine, data, { loader, assets, english } = {}
   }
   addEventListener("hashchange", () => app.openChangedLink());
   root.dataset.ui = "ready";
+  // the other screens' code, fetched while the player looks at the start screen, so the
+  // first game opens as fast as when it was part of this file
+  whenIdle(() => loadScreens().catch(() => {})); // a failure shows when a screen is opened
   return app;
 }
 
@@ -106,6 +125,7 @@ class App {
     });
     this.gameView = null; // the game screen (a GameView, or a FriendView around one)
     this.replayView = null; // the replay screen (over the game's end screen, if any)
+    this.pending = null; // a screen waiting for its code (loadScreens), until it is drawn
     this.notice = ""; // a message for the start screen (a record or link that was refused)
     this.startView = null;
     this.sound = new Sound(this.settings);
@@ -160,7 +180,7 @@ class App {
     this.bar.render();
     if (this.replayView) this.replayView.relabel();
     if (this.gameView) this.gameView.relabel();
-    else if (!this.replayView) this.flows.toStart();
+    else if (!this.replayView && !this.pending) this.flows.toStart();
   }
 
   say(text) {
@@ -217,6 +237,7 @@ class App {
   replaceScreen(node, kind = null) {
     this.startView?.dispose();
     this.startView = null;
+    this.pending = null; // a screen still loading is not drawn over this one
     clear(this.screen);
     if (node) this.screen.append(node);
     if (kind) document.documentElement.dataset.screen = kind;
@@ -246,21 +267,41 @@ class App {
     this.startView?.setNotice(text, error, where);
   }
 
+  /** Draw a screen with `draw(screens module)`: at once when its code is loaded, else
+   * once it is (the screen before goes at once), unless another screen came meanwhile.
+   * @param {string} kind @param {(module: ScreensModule) => void} draw */
+  whenScreens(kind, draw) {
+    if (screensLoaded) return draw(screensLoaded);
+    this.replaceScreen(null, kind);
+    const token = (this.pending = {});
+    loadScreens().then(
+      (module) => this.pending === token && draw(module),
+      (err) => {
+        console.error(err);
+        if (this.pending === token) this.showNotice(i18n.t("error.engine", { message: err.message }));
+      },
+    );
+  }
+
   showGame(game, { page = null, title }) {
-    // a game with a connection (a friend's) has its panel around the board
-    const view = game.session.connection ? new FriendView(this, game) : new GameView(this, game);
-    // marks and notes: for a game the engine holds (the notes are its deductions; the marks
-    // are saved with the game)
-    const guesses = game.session.engineGame ? new Guesses(view, page) : null;
-    this.gameView = view;
-    this.replaceScreen(view.root, "game");
-    this.bar.setGame(true);
-    view.render();
-    document.title = `${title} — ${i18n.t("title.site")}`;
+    let guesses = null;
+    this.whenScreens("game", ({ GameView, FriendView, Guesses }) => {
+      // a game with a connection (a friend's) has its panel around the board
+      const view = game.session.connection ? new FriendView(this, game) : new GameView(this, game);
+      // marks and notes: for a game the engine holds (the notes are its deductions; the
+      // marks are saved with the game)
+      guesses = game.session.engineGame ? new Guesses(view, page) : null;
+      this.gameView = view;
+      this.replaceScreen(view.root, "game");
+      this.bar.setGame(true);
+      view.render();
+      document.title = `${title} — ${i18n.t("title.site")}`;
+    });
     return { pageData: () => guesses?.pageData() ?? {} };
   }
 
   closeGame() {
+    this.pending = null;
     this.gameView?.dispose();
     this.gameView = null;
     this.leftGame = true;
@@ -273,19 +314,22 @@ class App {
       this.startView?.dispose();
       this.startView = null;
     }
-    this.replayView = new ReplayView(this, replay);
-    this.replaceScreen(this.replayView.root, "replay");
-    this.bar.setGame(false);
-    // the page's title follows the replay's (a link's names its game once the engine answers)
-    const titled = () => (document.title = `${replay.title()} — ${i18n.t("title.site")}`);
-    titled();
-    replay.subscribe(titled);
-    this.replayView.render();
-    scrollTo(0, 0); // the board from its top, wherever the screen before was scrolled
-    this.replayView.status.focus({ preventScroll: true });
+    this.whenScreens("replay", ({ ReplayView }) => {
+      this.replayView = new ReplayView(this, replay);
+      this.replaceScreen(this.replayView.root, "replay");
+      this.bar.setGame(false);
+      // the page's title follows the replay's (a link's names its game once the engine answers)
+      const titled = () => (document.title = `${replay.title()} — ${i18n.t("title.site")}`);
+      titled();
+      replay.subscribe(titled);
+      this.replayView.render();
+      scrollTo(0, 0); // the board from its top, wherever the screen before was scrolled
+      this.replayView.status.focus({ preventScroll: true });
+    });
   }
 
   closeReplay() {
+    this.pending = null;
     if (!this.replayView) return;
     this.replayView.dispose();
     this.replayView.root.remove();

@@ -221,11 +221,13 @@ export class AppController {
   // --- the saved games (against the CPU, on one device) ----------------------------------
 
   /** The saved games as the engine has them, newest first (a refused one is said on the
-   * start screen: `resumeNotice`). @returns {Promise<SavedEntry[]>} */
+   * start screen: `resumeNotice`); when the engine cannot say, as the local summaries tell
+   * them (a storage that failed once does not hide the games they list).
+   * @returns {Promise<SavedEntry[]>} */
   async checkSaved() {
     const { found, refused } = await this.saves.check();
     if (refused) this.resumeNotice = t("resume.refused");
-    return found;
+    return found ?? this.saves.peek();
   }
 
   /** The saved games a new game would join: as the engine has them; before the engine is

@@ -20,7 +20,7 @@
 //   const saves = new Saves({engine, variants});
 //   saves.peek()                 // [{id, saved, info}] from the summaries, at once, newest first
 //   await saves.stored()         // whether IndexedDB holds a save, before the engine is up
-//   await saves.check()          // {found: [{id, saved, info}], refused}: as the engine has them
+//   await saves.check()          // {found: [{id, saved, info}] (null: the engine cannot say), refused}
 //   await saves.resume(entry)    // {ok, options}: GameController options to go on with it
 //   saves.keep(game, pageData, {id, holds})  // after every ply and setup change; forgotten at the end
 //   saves.forget(id)
@@ -362,11 +362,15 @@ export class Saves {
 
   /** The saved games as the engine has them (checked), the summaries brought in line:
    * {found: [{id, saved, info}] newest first, refused: whether a damaged save was thrown
-   * away}. */
+   * away}. When the engine cannot say (its storage failed, the worker is gone), `found` is
+   * null and the summaries stay as they are: no answer is not "no saved game". */
   async check() {
     try {
       const reply = await this.engine.call({ op: "saved_games" });
-      if (!reply?.ok || !Array.isArray(reply.games)) return { found: [], refused: false };
+      if (!reply?.ok || !Array.isArray(reply.games)) {
+        console.warn("the saved games could not be listed:", reply?.error?.message);
+        return { found: null, refused: false };
+      }
       const found = [];
       let refused = false;
       for (const saved of reply.games) {
@@ -381,8 +385,9 @@ export class Saves {
       }
       this.summary.writeAll(found.map((e) => e.saved));
       return { found, refused };
-    } catch {
-      return { found: [], refused: false };
+    } catch (err) {
+      console.warn("the saved games could not be listed:", err);
+      return { found: null, refused: false };
     }
   }
 

@@ -5,7 +5,7 @@
 
 import { h } from "./dom.js";
 import { t } from "../i18n.js";
-import { stunList, stunHost } from "./friend.js";
+import { stunList, stunHost } from "./friendopts.js";
 
 /** One message and a way back. */
 export function noticeScreen(app, text) {

@@ -4,7 +4,7 @@
 
 import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
-import { levelName } from "../ctrl/game.js";
+import { levelName } from "../ctrl/gamescreen.js";
 import { savedText } from "../ctrl/saves.js";
 
 /** The start screen's box for the unfinished games, newest first, each with Continue and

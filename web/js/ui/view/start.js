@@ -4,10 +4,10 @@
 
 import { h, clear } from "./dom.js";
 import { t } from "../i18n.js";
-import { levelName } from "../ctrl/game.js";
+import { levelName } from "../ctrl/gamescreen.js";
 import { Board } from "./board.js";
 import { makeGeometry } from "./geometry.js";
-import { friendOptions } from "./friend.js";
+import { friendOptions } from "./friendopts.js";
 import { STEP_LABELS, progressText } from "../../loader.js";
 import { PERSON } from "../ctrl/start.js";
 
