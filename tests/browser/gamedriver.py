@@ -385,6 +385,48 @@ def grid_label(page, square: str) -> str:
     )
 
 
+def active(page) -> dict:
+    """The focused element: its id and what it stands for (a square, a start choice)."""
+    return page.evaluate("""() => { const a = document.activeElement;
+        return {id: a.id, sq: a.dataset.sq || null, start: a.dataset.start || null,
+                level: a.dataset.level || null, tag: a.tagName}; }""")
+
+
+def tab_until(page, predicate, limit=60) -> dict:
+    """Press Tab until the focused element satisfies `predicate`."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        now = active(page)
+        if predicate(now):
+            return now
+    raise AssertionError(f"Tab never reached the element; last focus {active(page)}")
+
+
+def cell(page, square):
+    """A square's (row, column) in the button grid."""
+    return page.evaluate(
+        """sq => {
+        const b = document.querySelector(`.button-grid [data-sq='${sq}']`);
+        return [parseInt(b.style.gridRowStart), parseInt(b.style.gridColumnStart)]; }""",
+        square,
+    )
+
+
+def arrow_to(page, target, limit=60) -> None:
+    """Walk the button grid with the arrow keys to a square."""
+    for _ in range(limit):
+        here = active(page)["sq"]
+        assert here, "focus left the button grid"
+        if here == target:
+            return
+        (r, c), (tr, tc) = cell(page, here), cell(page, target)
+        if r != tr:
+            page.keyboard.press("ArrowDown" if tr > r else "ArrowUp")
+        else:
+            page.keyboard.press("ArrowRight" if tc > c else "ArrowLeft")
+    raise AssertionError(f"arrow keys did not reach {target}")
+
+
 def assert_nothing_cut(page, where: str) -> None:
     """No text on screen is cut (CLIPPED_JS)."""
     bad = page.evaluate(CLIPPED_JS)

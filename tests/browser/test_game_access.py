@@ -8,49 +8,19 @@ from pathlib import Path
 
 import pytest
 from conftest import CHROMIUM_ARGS, LOCAL, wait_ready  # noqa: F401
-from gamedriver import ARTIFACTS, GameDriver, axe_scan, grid_label, no_page_errors  # noqa: F401
+from gamedriver import (  # noqa: F401
+    ARTIFACTS,
+    GameDriver,
+    active,
+    arrow_to,
+    axe_scan,
+    grid_label,
+    no_page_errors,
+    tab_until,
+)
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 LANGUAGES = ["en", "es", "pt", "zh", "ja"]
-
-
-def active(page) -> dict:
-    return page.evaluate("""() => { const a = document.activeElement;
-        return {id: a.id, sq: a.dataset.sq || null, start: a.dataset.start || null,
-                level: a.dataset.level || null, tag: a.tagName}; }""")
-
-
-def tab_until(page, predicate, limit=60) -> dict:
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        now = active(page)
-        if predicate(now):
-            return now
-    raise AssertionError(f"Tab never reached the element; last focus {active(page)}")
-
-
-def cell(page, square):
-    return page.evaluate(
-        """sq => {
-        const b = document.querySelector(`.button-grid [data-sq='${sq}']`);
-        return [parseInt(b.style.gridRowStart), parseInt(b.style.gridColumnStart)]; }""",
-        square,
-    )
-
-
-def arrow_to(page, target, limit=60) -> None:
-    """Walk the button grid with the arrow keys to a square."""
-    for _ in range(limit):
-        here = active(page)["sq"]
-        assert here, "focus left the button grid"
-        if here == target:
-            return
-        (r, c), (tr, tc) = cell(page, here), cell(page, target)
-        if r != tr:
-            page.keyboard.press("ArrowDown" if tr > r else "ArrowUp")
-        else:
-            page.keyboard.press("ArrowRight" if tc > c else "ArrowLeft")
-    raise AssertionError(f"arrow keys did not reach {target}")
 
 
 def test_game_keyboard_only(site, server):

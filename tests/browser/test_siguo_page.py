@@ -11,7 +11,16 @@ import re
 import shutil
 import time
 
-from gamedriver import GameDriver, assert_nothing_cut, assert_targets, no_page_errors  # noqa: F401
+from gamedriver import (  # noqa: F401
+    GameDriver,
+    active,
+    arrow_to,
+    assert_nothing_cut,
+    assert_targets,
+    grid_label,
+    no_page_errors,
+    tab_until,
+)
 
 PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("SIGUO_SHOTS")  # a folder for the closing note's screenshots
@@ -253,3 +262,45 @@ def test_two_people_share_the_screen_with_the_curtain_only_between_them(site, se
         ],
         -1,
     )
+
+
+def test_keyboard_plays_siguo_with_the_button_grid_and_the_focus_follows(site, server):
+    page = site.open(server.url + "?cpupace=100")
+    page.emulate_media(reduced_motion="reduce")
+    driver = GameDriver(page, seed=4)
+    page.wait_for_selector("#app[data-ui=ready]", state="attached")
+    choose_siguo(page, {1: "easy", 2: "easy", 3: "easy"})
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    tab_until(page, lambda a: a["id"] == "btn-play")
+    page.keyboard.press("Enter")
+    driver.wait("setup")
+    tab_until(page, lambda a: a["id"] == "btn-confirm")
+    page.keyboard.press("Enter")
+    driver.wait("play")
+    tab_until(page, lambda a: a["id"] == "grid-panel-summary")
+    page.keyboard.press("Enter")
+    tab_until(page, lambda a: a["sq"] is not None)
+    outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("none", ""), "the focused post has no visible focus"
+    for _ in range(2):
+        before = driver.ply
+        c = driver.choices()
+        frm, to = (c["attacks"] + c["moves"])[0]
+        assert frm.startswith("S") and frm in grid_label(page, frm), grid_label(page, frm)
+        arrow_to(page, frm, limit=120)
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f'.button-grid [data-sq="{frm}"].selected')
+        label = grid_label(page, to)
+        assert to in label and ("can move here" in label or "can attack" in label), label
+        arrow_to(page, to, limit=120)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "n => Number(document.querySelector('section.game').dataset.ply) > n", arg=before
+        )
+        driver.wait("play", "over")
+        if driver.ui == "over":
+            break
+        assert active(page)["sq"] is not None, "focus left the button grid"
+    # the live region told what the CPU seats did
+    live = page.inner_text("#live")
+    assert any(side in live for side in ("East", "North", "West")), live
