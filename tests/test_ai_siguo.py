@@ -297,6 +297,38 @@ def test_medium_keeps_a_piece_that_can_close_the_way_to_its_or_its_partners_flag
     assert kept >= 5, kept
 
 
+def test_medium_takes_a_piece_its_partner_would_avenge():
+    # Open ranks.  South's Colonel on C32 can take West's Major on C22, where East's
+    # General (on C23, moving next) would take the Colonel; but then North's Field
+    # Marshal on C12, moving before West, takes the General.  Medium counts its partner's
+    # turn between the two enemies', so the trade is worth it; the other move on offer
+    # is a quiet step at home.
+    pieces = {
+        **ARMIES,
+        "Sb1": (pc.FLAG, S),
+        "Sa1": (pc.LANDMINE, S),
+        "Sc1": (pc.LANDMINE, S),
+        "Sb2": (pc.LANDMINE, S),
+        "Sd3": (pc.MAJOR, S),
+        "Sd4": (pc.CAPTAIN, S),
+        "C32": (pc.COLONEL, S),
+        "C22": (pc.MAJOR, W),
+        "C23": (pc.GENERAL, E),
+        "C12": (pc.FIELD_MARSHAL, N),
+    }
+    board = [0] * BOARD.size
+    for name, (kind, seat) in pieces.items():
+        board[BOARD.index[name]] = pc.seat_piece(kind, seat)
+    game = Game.from_position(siguo("open").position_class(board, turn=S))
+    actions = ["C32-C22", "Sd4-Sc4"]
+    assert set(actions) <= set(legal(game))
+    took = [
+        make_player(siguo("open"), "medium", S, seed).choose(view(game, S), actions)
+        for seed in range(6)
+    ]
+    assert took.count("C32-C22") >= 5, took
+
+
 def test_the_belief_reads_an_engineers_turn_and_a_moved_piece_from_the_view():
     from junqi_core.ai.siguo.belief import Belief
 

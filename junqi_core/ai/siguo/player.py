@@ -15,9 +15,11 @@ weighs every legal move:
 Easy plays the best of these with some noise.  Medium takes its best moves by these
 terms without the exposure and plays each in sampled worlds: the enemy seat that moves
 next answers with the attack it would choose from what it may know of our pieces, then
-the other enemy seat, and what they win replaces the exposure.  In each world any enemy
-move onto a post beside its own or its partner's Flag counts, chosen or not: a little if
-it or its partner could take the post back at once, nearly a Flag if neither could.
+the partner makes the capture that seems best to it (taking back the attacker, often),
+then the other enemy seat attacks; what the enemies win less what the partner wins
+replaces the exposure.  In each world any enemy move onto a post beside its own or its
+partner's Flag counts, chosen or not: a little if it or its partner could take the post
+back at once, nearly a Flag if neither could.
 Medium also counts a piece as worth more the fewer movable pieces its army has left (an
 army that cannot move is out) and holds the posts beside its Flag while an enemy piece
 is near.  Deployment: the Flag in a headquarters behind Landmines, Bombs on
@@ -71,6 +73,7 @@ GUARD_NEAR = 20.0  # ... or that stands two moves from it
 PARTNER_AREA = 1.5  # a quiet move into the partner's area
 BLUNDER = 1.0  # Medium: how much an enemy reply that loses it points is counted
 LATER = 1.0  # Medium: the second enemy's reply (the partner moves between)
+PARTNER = 0.5  # Medium: what the partner's capture between the replies wins (it may not make it)
 GATE_LOST = 30.0  # Medium: an enemy move onto a post beside its Flag, that it can answer
 FLAG_OPEN = 120.0  # ... that neither it nor its partner can answer: the Flag falls next
 PRESS = 12.0  # points an attack gains as the quiet spell nears the draw
@@ -428,7 +431,8 @@ class Thinker:
 
     def refine(self, scored: list[tuple[float, int, str]]) -> list[tuple[float, int, str]]:
         """Medium: in sampled worlds, the best attack of the enemy seat that moves next,
-        then (on the board it leaves) the other enemy's, replace the analytic exposure."""
+        the partner's best capture after it, then (on the board they leave) the other
+        enemy's best attack replace the analytic exposure (the team's turn order)."""
         me = self.me
         b = self.belief
         player = self.player
@@ -436,6 +440,7 @@ class Thinker:
         if nxt is None or not (nxt ^ me) & 1:
             return scored
         later = [s for s in self.enemies if s != nxt]
+        partner = me ^ 2
         if player.variant.visibility == "open":
             self.public = b
         else:
@@ -464,8 +469,18 @@ class Thinker:
                     if later:
                         if reply is not None:
                             pos.push(reply)
+                        # the partner moves between: its best capture, as it may judge
+                        # it, is counted for the team and played before the other enemy
+                        back = None
+                        if reply is not None and pos.decided is None and pos.turn == partner:
+                            won, back = self._partner_attack(pos, reply)
+                            replies -= won
+                            if back is not None:
+                                pos.push(back)
                         if pos.decided is None:
                             replies += LATER * self._best_attack(pos, later[0], moved)[0]
+                        if back is not None:
+                            pos.pop()
                         if reply is not None:
                             pos.pop()
                 pos.pop()
@@ -543,6 +558,50 @@ class Thinker:
         if gain < 0:
             gain *= BLUNDER  # an enemy's mistake is not to be counted on
         return gain + breach, chosen
+
+    def _partner_attack(self, pos, reply: int) -> tuple[float, int | None]:
+        """The partner's turn after an enemy `reply`: the capture worth most by what is
+        known of the enemy piece (the one that just moved is known by where it came
+        from; none if none is worth anything), and what it wins in the world."""
+        board = pos.board
+        combat = self.combat
+        b = self.belief
+        seat = self.me ^ 2
+        frm_of, to_of = pos.move_code.frm, pos.move_code.to
+        came, went = frm_of[reply], to_of[reply]
+        attacks: list[int] = []
+        pos.generate(seat, _ignore, attacks.append)
+        best, chosen = 0.0, None
+        for r in attacks:
+            t = to_of[r]
+            target = board[t]
+            if SEAT_OF[target] not in self.enemies:
+                continue
+            seen = b.at.get(came if t == went else t)
+            if seen is None or seen.seat != SEAT_OF[target]:
+                continue
+            mover = board[frm_of[r]] & KIND_MASK
+            ev = self._gain(mover, b.chances(seen), seen.seat)[0]
+            if ev > best:
+                best, chosen = ev, r
+        if chosen is None:
+            return 0.0, None
+        mover = board[frm_of[chosen]] & KIND_MASK
+        kind = board[to_of[chosen]] & KIND_MASK
+        result = combat[mover][kind]
+        taken = (
+            VALUE[kind]
+            if kind == pc.FLAG
+            else VALUE[kind] * self.scarce[SEAT_OF[board[to_of[chosen]]]]
+        )
+        lost = VALUE[mover] * self.scarce[seat]
+        if result == ATTACKER_WINS:
+            won = taken
+        elif result == DEFENDER_WINS:
+            won = -lost
+        else:
+            won = taken - lost
+        return PARTNER * won, chosen
 
     def _gates(self, board: list[int]) -> frozenset[int]:
         """The posts beside its own and its partner's Flag in a world."""
