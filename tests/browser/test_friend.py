@@ -363,7 +363,8 @@ def test_a_second_tab_does_not_make_a_second_live_copy(pair, server):
     again.wait_for_selector("#friend-elsewhere", timeout=15_000)
     # nor ended by a new friend game there (this browser keeps one)
     again.click("#btn-notice-back")
-    again.check("#mode-friend")
+    again.click("label[for=mode-friend]")  # the chip a player taps
+    again.wait_for_function("() => document.getElementById('mode-friend').checked")
     again.click("#btn-play")
     again.wait_for_selector("#friend-elsewhere", timeout=15_000)
     assert "keeps one such game" in again.inner_text("#friend-elsewhere")
