@@ -271,34 +271,25 @@ export class Board {
       class: "focus-ring", "data-focus": this.focused }));
   }
 
-  /** Posts, railways, camps, a front line with mountains (Classic and Blind Junqi). */
-  drawFront() {
-    const { geo, desc, layers } = this;
-    const { width, cell } = geo;
-    layers.ground.append(s("rect", {
-      x: 6, y: geo.front - cell.gap / 2 + 2, width: width - 12, height: cell.gap - 4, class: "front",
-    }));
-    for (const [x, y] of desc.board.mountains || []) {
-      const p = geo.point(x, y);
-      layers.posts.append(s("path", {
-        class: "mountain",
-        d: `M${p.x - 30},${p.y + 12} L${p.x - 12},${p.y - 14} L${p.x},${p.y + 2} L${p.x + 10},${p.y - 10} L${p.x + 30},${p.y + 12} Z`,
-      }));
-    }
-    const line = (a, b, cls) => {
-      const p = geo.pos(a);
-      const q = geo.pos(b);
-      return s("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: cls });
-    };
-    for (const [a, b] of desc.board.roads) layers.lines.append(line(a, b, "road"));
-    for (const [a, b] of desc.board.rails) layers.lines.append(line(a, b, "rail"));
-    for (const [a, b] of desc.board.rails) layers.lines.append(line(a, b, "rail-ties"));
+  /** A straight road or railway between two squares. */
+  segment(a, b, cls) {
+    const p = this.geo.pos(a);
+    const q = this.geo.pos(b);
+    return s("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: cls });
+  }
+
+  /** Every square's mark: camps as circles, headquarters as pills, posts and stations as
+   * small boxes (`campR`: a camp's radius; `inset`: how much lower a post is than a tile).
+   * @param {number} campR @param {number} inset */
+  drawPosts(campR, inset) {
+    const { geo, layers } = this;
+    const { cell } = geo;
     const pw = cell.tileW - 24;
-    const ph = cell.tileH - 10;
+    const ph = cell.tileH - inset;
     for (const sq of geo.squares.values()) {
       const { x, y } = sq;
       if (sq.type === "camp") {
-        layers.posts.append(s("circle", { cx: x, cy: y, r: 22, class: "camp" }));
+        layers.posts.append(s("circle", { cx: x, cy: y, r: campR, class: "camp" }));
       } else if (sq.type === "hq") {
         // A pill exactly the size of a tile: a piece standing on it covers it, so the
         // headquarters shows one outline (the piece's), not two.
@@ -313,6 +304,27 @@ export class Board {
         }));
       }
     }
+  }
+
+  /** Posts, railways, camps, a front line with mountains (Classic and Blind Junqi). */
+  drawFront() {
+    const { geo, desc, layers } = this;
+    const { width, cell } = geo;
+    layers.ground.append(s("rect", {
+      x: 6, y: geo.front - cell.gap / 2 + 2, width: width - 12, height: cell.gap - 4, class: "front",
+    }));
+    for (const [x, y] of desc.board.mountains || []) {
+      const p = geo.point(x, y);
+      layers.posts.append(s("path", {
+        class: "mountain",
+        d: `M${p.x - 30},${p.y + 12} L${p.x - 12},${p.y - 14} L${p.x},${p.y + 2} L${p.x + 10},${p.y - 10} L${p.x + 30},${p.y + 12} Z`,
+      }));
+    }
+    const line = (a, b, cls) => this.segment(a, b, cls);
+    for (const [a, b] of desc.board.roads) layers.lines.append(line(a, b, "road"));
+    for (const [a, b] of desc.board.rails) layers.lines.append(line(a, b, "rail"));
+    for (const [a, b] of desc.board.rails) layers.lines.append(line(a, b, "rail-ties"));
+    this.drawPosts(22, 10);
   }
 
   /** The cross (Siguo): four army areas tinted in their seat's colour, the nine centre
@@ -334,11 +346,7 @@ export class Board {
         class: `area ${colours[seat] || ""}`, "data-area": seat }));
     }
     const curved = new Set(geo.curves.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
-    const line = (a, b, cls) => {
-      const p = geo.pos(a);
-      const q = geo.pos(b);
-      return s("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: cls });
-    };
+    const line = (a, b, cls) => this.segment(a, b, cls);
     const rails = desc.board.rails.filter(([a, b]) => !curved.has(`${a}|${b}`));
     for (const [a, b] of desc.board.roads) layers.lines.append(line(a, b, "road"));
     for (const cls of ["rail", "rail-ties"]) {
@@ -363,24 +371,7 @@ export class Board {
         class: `seat-name ${colours[seat] || ""}`, "text-anchor": anchor, "data-seat": seat,
       }, t(`side.${desc.id}.${seat}`)));
     }
-    const pw = cell.tileW - 24;
-    const ph = cell.tileH - 12;
-    for (const sq of geo.squares.values()) {
-      const { x, y } = sq;
-      if (sq.type === "camp") {
-        layers.posts.append(s("circle", { cx: x, cy: y, r: 21, class: "camp" }));
-      } else if (sq.type === "hq") {
-        layers.posts.append(
-          s("rect", { x: x - cell.tileW / 2, y: y - cell.tileH / 2, width: cell.tileW, height: cell.tileH,
-            rx: cell.tileH / 2, class: "hq" }),
-          s("text", { x, y: y + 5, class: "square-label" }, t("board.hq")));
-      } else {
-        layers.posts.append(s("rect", {
-          x: x - pw / 2, y: y - ph / 2, width: pw, height: ph, rx: 2,
-          class: sq.type === "station" ? "post station" : sq.rail ? "post on-rail" : "post",
-        }));
-      }
-    }
+    this.drawPosts(21, 12);
   }
 
   /** Cells, a river with bridges (Gunjin Shogi). */
