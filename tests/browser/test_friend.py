@@ -271,7 +271,15 @@ def test_friend_game_over_webrtc(pair, server, variant):
     assert play_until(sides, lambda: combats(host) >= target and host.view()["ply"] >= 6)
 
     # --- a time-out: the side to move waits out its clock, the turn passes ---------------
-    mover = next(s for s in sides if s.my_turn() or s.view()["turn"] == s.seat())
+    # the last move may still be on its way to the other page: wait until one side has the turn
+    deadline = time.monotonic() + 20
+    movers: list = []
+    while not movers and time.monotonic() < deadline:
+        movers = [s for s in sides if s.my_turn() or s.view()["turn"] == s.seat()]
+        if not movers:
+            host.page.wait_for_timeout(100)
+    assert movers, "neither side has the turn"
+    mover = movers[0]
     before = mover.view()["timeouts"][mover.seat()]
     mover.page.wait_for_function(
         "([n, seat]) => window.junqiUI.game.view.timeouts[seat] > n",
