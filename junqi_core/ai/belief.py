@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator, Sequence
 
 from junqi_core import pieces as pc
 from junqi_core.ai.prior import Prior
@@ -35,6 +36,24 @@ RESULT_CODES = {"attacker": ATTACKER_WINS, "defender": DEFENDER_WINS, "both": BO
 
 class BeliefError(ValueError):
     """The view history does not fit the tracker (a malformed or foreign view)."""
+
+
+def tracked_cells(
+    view: View, names: Sequence[str], at: Sequence[int], owner: Sequence[int]
+) -> Iterator[tuple[int, dict]]:
+    """Each occupied square's (identity, cell), after checking that the tracked pieces stand
+    where the view shows pieces, with the same owners (else tracking was lost)."""
+    board = view["board"]
+    for s, name in enumerate(names):
+        cell = board.get(name)
+        ident = at[s]
+        if (cell is None) != (ident < 0):
+            raise BeliefError(f"tracking lost: occupancy differs on {name}")
+        if cell is None:
+            continue
+        if cell["owner"] != owner[ident]:
+            raise BeliefError(f"tracking lost: owner differs on {name}")
+        yield ident, cell
 
 
 def _known_kinds(dom: dict[int, int], known: dict[int, int], counts: dict[int, int]) -> None:
@@ -199,18 +218,8 @@ class Tracker:
         return mask
 
     def _check_board(self, view: View) -> None:
-        board = view["board"]
-        names = self.cls.spec.names
         kinds = self.tables.kind_by_id
-        for s in range(self.size):
-            cell = board.get(names[s])
-            ident = self.at[s]
-            if (cell is None) != (ident < 0):
-                raise BeliefError(f"tracking lost: occupancy differs on {names[s]}")
-            if cell is None:
-                continue
-            if cell["owner"] != self.owner[ident]:
-                raise BeliefError(f"tracking lost: owner differs on {names[s]}")
+        for ident, cell in tracked_cells(view, self.cls.spec.names, self.at, self.owner):
             if cell["owner"] == self.me:
                 self.own_kind[ident] = kinds[cell["kind"]]  # type: ignore[index]
             elif cell["kind"] is not None:  # e.g. a flag shown when its Marshal fell

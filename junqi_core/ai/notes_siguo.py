@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 
 from junqi_core import pieces as pc
-from junqi_core.ai.belief import BeliefError, matching
+from junqi_core.ai.belief import BeliefError, matching, tracked_cells
 from junqi_core.ai.tables import kinds_of, mask_of
 from junqi_core.pieces import ATTACKER_WINS, BOTH_REMOVED, DEFENDER_WINS
 from junqi_core.variants import Variant
@@ -199,17 +199,7 @@ class SeatTracker:
                 self.square[ident] = GONE
 
     def _check_board(self, view: View) -> None:
-        board = view["board"]
-        names = self.spec.names
-        for s in range(self.spec.size):
-            cell = board.get(names[s])
-            ident = self.at[s]
-            if (cell is None) != (ident < 0):
-                raise BeliefError(f"tracking lost: occupancy differs on {names[s]}")
-            if cell is None:
-                continue
-            if cell["owner"] != self.owner[ident]:
-                raise BeliefError(f"tracking lost: owner differs on {names[s]}")
+        for ident, cell in tracked_cells(view, self.spec.names, self.at, self.owner):
             if cell["kind"] is not None:
                 self.known[ident] = self.kind_by_id[cell["kind"]]
 
