@@ -11,6 +11,7 @@ import re
 import shutil
 import time
 
+import pytest
 from gamedriver import (  # noqa: F401
     GameDriver,
     active,
@@ -304,3 +305,73 @@ def test_keyboard_plays_siguo_with_the_button_grid_and_the_focus_follows(site, s
     # the live region told what the CPU seats did
     live = page.inner_text("#live")
     assert any(side in live for side in ("East", "North", "West")), live
+
+
+# Each post of the game's board on screen: name -> [left, top, right, bottom]; and the
+# board frame's visible box.
+POSTS_JS = """() => {
+  const f = document.querySelector('#board-wrap').getBoundingClientRect();
+  const posts = Object.fromEntries([...document.querySelectorAll('#board svg.board [data-hit],'
+    + ' svg#board [data-hit]')].map((r) => { const b = r.getBoundingClientRect();
+      return [r.dataset.hit, [b.left, b.top, b.right, b.bottom]]; }));
+  return {frame: [f.left, f.top, f.right, f.bottom], posts};
+}"""
+
+
+def smallest(posts: dict, names) -> float:
+    return min(min(posts[n][2] - posts[n][0], posts[n][3] - posts[n][1]) for n in names)
+
+
+@pytest.mark.parametrize("size", [(390, 844), (360, 740)], ids=["390x844", "360x740"])
+def test_the_phone_setup_opens_on_the_own_posts_big_enough_to_tap(site, server, size):
+    where = f"{size[0]}x{size[1]}"
+    page = site.open(server.url + "?cpupace=100")
+    page.emulate_media(reduced_motion="reduce")
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    driver = GameDriver(page, seed=5)
+    page.wait_for_selector("#app[data-ui=ready]", state="attached")
+    choose_siguo(page, {1: "easy", 2: "easy", 3: "easy"})
+    driver.play()
+    driver.wait("setup")
+    # the setup opens zoomed on South's own posts: each one, as much of it as the board's
+    # frame shows, a target of 44 px or more
+    page.wait_for_selector("#board-wrap.zoomed")
+    shown = page.evaluate(POSTS_JS)
+    posts, (left, top, right, bottom) = shown["posts"], shown["frame"]
+    own = [n for n in posts if n.startswith("S")]
+    assert len(own) == 30, own
+    visible = {
+        n: [max(x0, left), max(y0, top), min(x1, right), min(y1, bottom)]
+        for n, (x0, y0, x1, y1) in posts.items()
+        if n in own
+    }
+    small = {n: [round(v[2] - v[0]), round(v[3] - v[1])] for n, v in visible.items()}
+    small = {n: wh for n, wh in small.items() if min(wh) < 44}
+    assert not small, f"{where}: own posts under 44 px in view at setup: {small}"
+    assert page.get_attribute("#zoom-toggle", "aria-pressed") == "true"
+    assert_targets(page, f"Siguo setup {where}")
+    assert_nothing_cut(page, f"Siguo setup {where}")
+    driver.screenshot(f"siguo-setup-{where}")
+    # a swap by two taps on the zoomed posts, as a finger would
+    layout = driver.own_layout()
+    ranked = sorted(sq for sq, kind in layout.items() if kind not in ("flag", "mine", "bomb"))
+    b = ranked[0]
+    a = next(sq for sq in ranked if layout[sq] != layout[b])
+    driver.tap(a)
+    driver.tap(b)
+    page.wait_for_function(
+        '([a, kind]) => document.querySelector(`svg.board g.pc.own[data-sq="${a}"]`)'
+        "?.dataset.kind === kind",
+        arg=[a, layout[b]],
+    )
+    # play: the whole cross again; the zoom brings every post to 44 px or more
+    page.click("#btn-confirm")
+    driver.wait("play", "over", timeout=60_000)
+    assert page.is_visible("#zoom-toggle") and not page.is_visible("#board-wrap.zoomed")
+    page.click("#zoom-toggle")
+    page.wait_for_selector("#board-wrap.zoomed")
+    posts = page.evaluate(POSTS_JS)["posts"]
+    assert len(posts) == 129 and smallest(posts, posts) >= 44, f"{where}: play, zoomed"
+    assert_targets(page, f"Siguo play {where}")
+    assert_nothing_cut(page, f"Siguo play {where}")
+    driver.screenshot(f"siguo-play-zoomed-{where}")

@@ -102,6 +102,9 @@ export class GameView {
       bar: this.app.bar, onStretch: () => this.setAspect(),
     });
     this.zoom.wanted = () => this.inView();
+    this.zoom.onMeasure = () => this.setupZoom();
+    /** @type {{seat: number, level: number}|null} the zoom the setup opened with */
+    this.autoZoom = null;
     this.shownSelection = null;
     this.grid = new ButtonGrid((sq) => ctrl.tap(sq));
     this.grid.build(this.board.geo, t("grid.label"));
@@ -186,6 +189,33 @@ export class GameView {
     this.renderControls();
     this.renderCurtain();
     this.renderPanels();
+    this.setupZoom();
+  }
+
+  /** Four armies on one board (the cross): a person's setup happens on their own posts,
+   * a quarter of the board, whose posts a phone shows small. The setup opens zoomed on
+   * them (to posts big enough to tap, as the zoom button would), once for each person;
+   * when that setup ends, a zoom the person left as it was goes back to the whole board. */
+  setupZoom() {
+    const ctrl = this.ctrl;
+    const zoom = this.zoom;
+    const setup = ctrl.ui === "setup" && ctrl.viewer !== null && ctrl.view?.phase === "setup";
+    if (!setup) {
+      const auto = this.autoZoom;
+      if (auto?.level && ctrl.ui !== "setup") {
+        this.autoZoom = { seat: auto.seat, level: 0 }; // done for this seat
+        if (Math.abs(zoom.level - auto.level) < 0.001) zoom.set(1);
+      }
+      return;
+    }
+    if ((ctrl.desc?.sides?.length ?? 2) <= 2 || this.autoZoom?.seat === ctrl.viewer) return;
+    if (!this.root.isConnected || zoom.base === null || !zoom.useful) return;
+    const own = Object.entries(ctrl.view.board || {})
+      .filter(([, piece]) => piece.owner === ctrl.viewer).map(([square]) => square);
+    if (!own.length) return;
+    if (!zoom.zoomed) zoom.set(zoom.fitLevel());
+    this.autoZoom = { seat: ctrl.viewer, level: zoom.level };
+    zoom.reveal(own);
   }
 
   renderStatus() {

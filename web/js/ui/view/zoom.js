@@ -4,6 +4,8 @@
 // - a zoom (the header's button, or a pinch on the board) enlarges the board inside its
 //   frame, which then scrolls with one finger. The zoom button aims at squares of at least
 //   FIT_PX on their smaller side; a selected piece and where it may go are kept in view.
+//   A board of four armies (the cross) opens each person's setup zoomed on that person's
+//   own posts, when they are small (GameView.setupZoom): the setup is all taps there.
 
 import { stretchFor } from "./geometry.js";
 
@@ -27,6 +29,7 @@ export class BoardZoom {
     this.base = null; // the smallest square's smaller side at level 1, in CSS px
     this.pinch = null;
     this.wanted = () => []; // squares to keep in view when zooming in (the selection)
+    this.onMeasure = () => {}; // the squares were measured (GameView: the setup's own zoom)
     this.observer = new ResizeObserver(() => this.resized());
     this.observer.observe(wrap);
     board.svg.addEventListener("transitionend", () => this.measure()); // a new tilt
@@ -76,6 +79,7 @@ export class BoardZoom {
     }
     this.base = Number.isFinite(smallest) ? smallest / this.level : null;
     this.onChange();
+    this.onMeasure();
     return this.base;
   }
 
