@@ -189,3 +189,29 @@ def test_a_game_started_before_its_screens_code_is_in_opens_when_it_is(site, ser
     assert page.evaluate("document.documentElement.dataset.screen") == "game"
     wait_ready(page)
     d.wait("setup", timeout=60_000)
+
+
+# Every radio chip shown: the radio's box and its chip's (label's) box.
+CHIP_BOXES_JS = """() => [...document.querySelectorAll('fieldset.chips input[type=radio]')]
+  .filter((i) => i.labels?.[0]?.getBoundingClientRect().width > 0)
+  .map((i) => { const r = i.getBoundingClientRect(), l = i.labels[0].getBoundingClientRect();
+    return [i.id, [r.left, r.top, r.right, r.bottom], [l.left, l.top, l.right, l.bottom]]; })"""
+
+
+def test_each_chip_radio_lies_under_its_own_chip(site, server):
+    """A radio of the start screen's chips is where its chip is (not a 1 px box in the
+    corner of the row, under another chip): a direct click on it, a screen reader's touch
+    exploration or a magnifier following the focus finds it there."""
+    page = site.open(server.url)
+    for size in ({"width": 1280, "height": 720}, {"width": 390, "height": 844}):
+        page.set_viewport_size(size)
+        page.check("#variant-classic")
+        page.check("#mode-cpu")
+        boxes = page.evaluate(CHIP_BOXES_JS)
+        assert len(boxes) >= 5, boxes  # the opponent chips, the levels, the seats
+        for name, radio, chip in boxes:
+            same = all(abs(a - b) < 1 for a, b in zip(radio, chip, strict=True))
+            assert same, (name, radio, chip)
+        for mode in ("friend", "hotseat", "cpu"):
+            page.check(f"#mode-{mode}")  # a click on the radio itself, at its centre
+            assert page.is_checked(f"#mode-{mode}")

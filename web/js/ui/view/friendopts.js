@@ -15,6 +15,11 @@ export function stunHost(url) {
 
 // --- the start screen ------------------------------------------------------------------
 
+/** One radio chip: its radio (invisible, the chip's size, under it) and its label. */
+export function chipCell(input, label) {
+  return h("span", { class: "chip-cell" }, input, label);
+}
+
 /** The start screen's part for a friend game: how to connect, the clock, a pasted code, a
  * saved game. */
 export function friendOptions(start, app) {
@@ -25,7 +30,7 @@ export function friendOptions(start, app) {
       const input = h("input", { type: "radio", name: "net", value, id: `net-${value}`,
         checked: start.net === value, disabled: value === "stun" && !servers });
       input.addEventListener("change", () => input.checked && start.choose("net", value));
-      return [input, h("label", { for: `net-${value}`, class: "chip" }, t(`start.net.${value}`))];
+      return [chipCell(input, h("label", { for: `net-${value}`, class: "chip" }, t(`start.net.${value}`)))];
     })));
   const explain = h("p", { class: "hint", id: "net-explain" });
   const show = () => {

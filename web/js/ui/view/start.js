@@ -7,7 +7,7 @@ import { t } from "../i18n.js";
 import { levelName } from "../ctrl/gamescreen.js";
 import { Board } from "./board.js";
 import { makeGeometry } from "./geometry.js";
-import { friendOptions } from "./friendopts.js";
+import { chipCell, friendOptions } from "./friendopts.js";
 import { STEP_LABELS, progressText } from "../../loader.js";
 import { PERSON } from "../ctrl/start.js";
 
@@ -30,7 +30,9 @@ export function engineText(link) {
   return progressText(link.progress, link.quietSeconds?.() ?? 0, stepLabels());
 }
 
-/** Radio "chips": a fieldset of radios styled as buttons. */
+/** Radio "chips": a fieldset of radios styled as buttons. Each radio sits under its own
+ * chip (`chipCell`): tapped through the chip; its box is the chip's, where a screen reader's
+ * touch exploration and a magnifier that follows the focus look for it. */
 function chips(name, legend, items, checked, onChange, extra = {}) {
   return h("fieldset", { class: "chips", id: `${name}-choice`, ...extra },
     h("legend", {}, legend),
@@ -39,7 +41,7 @@ function chips(name, legend, items, checked, onChange, extra = {}) {
       const input = h("input", { type: "radio", name, value: String(value), id,
         checked: String(value) === String(checked), ...attrs });
       input.addEventListener("change", () => input.checked && onChange(value));
-      return [input, h("label", { for: id, class: "chip" }, label)];
+      return [chipCell(input, h("label", { for: id, class: "chip" }, label))];
     })));
 }
 
