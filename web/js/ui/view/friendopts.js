@@ -15,9 +15,10 @@ export function stunHost(url) {
 
 // --- the start screen ------------------------------------------------------------------
 
-/** One radio chip: its radio (invisible, the chip's size, under it) and its label. */
-export function chipCell(input, label) {
-  return h("span", { class: "chip-cell" }, input, label);
+/** One radio chip: a label holding its radio (invisible, over the whole chip: a tap on the
+ * chip is one on the radio, and the radio's box is the chip's) and the chip's words. */
+export function chipCell(input, text) {
+  return h("label", { for: input.id, class: "chip-cell" }, input, h("span", { class: "chip" }, text));
 }
 
 /** The start screen's part for a friend game: how to connect, the clock, a pasted code, a
@@ -30,7 +31,7 @@ export function friendOptions(start, app) {
       const input = h("input", { type: "radio", name: "net", value, id: `net-${value}`,
         checked: start.net === value, disabled: value === "stun" && !servers });
       input.addEventListener("change", () => input.checked && start.choose("net", value));
-      return [chipCell(input, h("label", { for: `net-${value}`, class: "chip" }, t(`start.net.${value}`)))];
+      return [chipCell(input, t(`start.net.${value}`))];
     })));
   const explain = h("p", { class: "hint", id: "net-explain" });
   const show = () => {

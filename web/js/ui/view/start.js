@@ -31,8 +31,8 @@ export function engineText(link) {
 }
 
 /** Radio "chips": a fieldset of radios styled as buttons. Each radio sits under its own
- * chip (`chipCell`): tapped through the chip; its box is the chip's, where a screen reader's
- * touch exploration and a magnifier that follows the focus look for it. */
+ * chip (`chipCell`): a tap on the chip is one on it, and its box is the chip's, where a
+ * screen reader's touch exploration and a magnifier that follows the focus look for it. */
 function chips(name, legend, items, checked, onChange, extra = {}) {
   return h("fieldset", { class: "chips", id: `${name}-choice`, ...extra },
     h("legend", {}, legend),
@@ -41,7 +41,7 @@ function chips(name, legend, items, checked, onChange, extra = {}) {
       const input = h("input", { type: "radio", name, value: String(value), id,
         checked: String(value) === String(checked), ...attrs });
       input.addEventListener("change", () => input.checked && onChange(value));
-      return [chipCell(input, h("label", { for: id, class: "chip" }, label))];
+      return [chipCell(input, label)];
     })));
 }
 
