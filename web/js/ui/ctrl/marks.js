@@ -2,7 +2,8 @@
 //
 // A mark belongs to one seat and sits on a square; it follows its piece by the moves the
 // engine reports (each history event's from -> to and combat result, which every viewer
-// sees) and goes when the piece is removed, flipped or named by the view. Marks are the
+// sees) and goes when the piece is removed, flipped or named by the view (an army that goes
+// out leaves the board in the view that says so, and its marks go with that view). Marks are the
 // player's own words, not hidden information, so the page keeps them (with the saved game);
 // in a game on one device each seat has its own, shown only while that seat looks. With four
 // seats (Siguo) a seat may mark a piece of any other army whose ranks it does not see (its
