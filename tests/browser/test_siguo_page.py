@@ -275,6 +275,9 @@ def test_keyboard_plays_siguo_with_the_button_grid_and_the_focus_follows(site, s
     tab_until(page, lambda a: a["id"] == "btn-play")
     page.keyboard.press("Enter")
     driver.wait("setup")
+    # a desktop's setup shows the whole cross (the phone's opens zoomed on the own posts)
+    assert page.evaluate("() => innerWidth") >= 600
+    assert not page.is_visible("#board-wrap.zoomed")
     tab_until(page, lambda a: a["id"] == "btn-confirm")
     page.keyboard.press("Enter")
     driver.wait("play")
@@ -354,10 +357,15 @@ def test_the_phone_setup_opens_on_the_own_posts_big_enough_to_tap(site, server, 
     driver.screenshot(f"siguo-setup-{where}")
     # a swap by two taps on the zoomed posts, as a finger would
     layout = driver.own_layout()
-    ranked = sorted(sq for sq, kind in layout.items() if kind not in ("flag", "mine", "bomb"))
+    ranked = sorted(
+        sq
+        for sq, kind in layout.items()
+        if kind not in ("flag", "landmine", "bomb") and sq[2] in "2345"
+    )
     b = ranked[0]
     a = next(sq for sq in ranked if layout[sq] != layout[b])
     driver.tap(a)
+    page.wait_for_selector(f'svg.board [data-mark="selected"][data-sq="{a}"]')
     driver.tap(b)
     page.wait_for_function(
         '([a, kind]) => document.querySelector(`svg.board g.pc.own[data-sq="${a}"]`)'

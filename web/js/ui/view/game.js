@@ -193,7 +193,7 @@ export class GameView {
   }
 
   /** Four armies on one board (the cross): a person's setup happens on their own posts,
-   * a quarter of the board, whose posts a phone shows small. The setup opens zoomed on
+   * a quarter of the board, whose posts a phone (or a touch screen) shows small. The setup opens zoomed on
    * them (to posts big enough to tap, as the zoom button would), once for each person;
    * when that setup ends, a zoom the person left as it was goes back to the whole board. */
   setupZoom() {
@@ -209,7 +209,7 @@ export class GameView {
       return;
     }
     if ((ctrl.desc?.sides?.length ?? 2) <= 2 || this.autoZoom?.seat === ctrl.viewer) return;
-    if (!this.root.isConnected || zoom.base === null || !zoom.useful) return;
+    if (!this.root.isConnected || zoom.base === null || !zoom.useful || !handheld()) return;
     const own = Object.entries(ctrl.view.board || {})
       .filter(([, piece]) => piece.owner === ctrl.viewer).map(([square]) => square);
     if (!own.length) return;
@@ -443,4 +443,10 @@ export class GameView {
     this.zoom.dispose();
     this.unlisten();
   }
+}
+
+/** A phone or a touch screen: a narrow window or a coarse pointer (a desktop's mouse
+ * taps the cross's small posts well enough; its setup shows the whole board). */
+function handheld() {
+  return innerWidth < 600 || Boolean(globalThis.matchMedia?.("(any-pointer: coarse)").matches);
 }
