@@ -379,9 +379,18 @@ def test_installs_are_skipped_only_when_they_would_change_nothing(monkeypatch, t
 
 
 def editable_url() -> str | None:
-    """Where pip's record says junqi_core is installed from (None: not installed)."""
-    try:
-        text = importlib.metadata.distribution("junqi_core").read_text("direct_url.json")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    return json.loads(text or "{}").get("url")
+    """Where pip's record says junqi_core is installed from (None: not installed). Read in a
+    child process outside the checkout: here the checkout's own junqi_core.egg-info (no pip
+    record in it) comes first on the path."""
+    script = (
+        "import importlib.metadata as m, json\n"
+        "try:\n"
+        "    text = m.distribution('junqi_core').read_text('direct_url.json')\n"
+        "except m.PackageNotFoundError:\n"
+        "    text = None\n"
+        "print(json.loads(text or '{}').get('url'))"
+    )
+    out = build.subprocess.run(
+        [sys.executable, "-c", script], cwd="/", capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return None if out == "None" else out
