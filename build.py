@@ -1043,18 +1043,81 @@ def install_test_requirements() -> str:
         subprocess.run(["apt-get", "update"], check=True, env=env)
         subprocess.run(["apt-get", "install", "-y", *packages], check=True, env=env)
     python = test_python()
-    log("pip install -e .[test] -c test-constraints.txt")
-    subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "-e", ".[test]", "-c", "test-constraints.txt"],
-        cwd=ROOT,
-        check=True,
-    )
-    npm = shutil.which("npm")
-    if npm is None:
-        raise SystemExit("build: npm not found; install Node.js/npm")
-    log("npm ci")
-    subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+    if python_tools_installed(python):
+        log("test tools and the editable junqi_core already installed: no pip run")
+    else:
+        log("pip install -e .[test] -c test-constraints.txt")
+        pip = [python, "-m", "pip", "install", "--quiet"]
+        subprocess.run([*pip, "-e", ".[test]", "-c", "test-constraints.txt"], cwd=ROOT, check=True)
+    if node_modules_match_lock():
+        log("node_modules already match package-lock.json: no npm ci")
+    else:
+        npm = shutil.which("npm")
+        if npm is None:
+            raise SystemExit("build: npm not found; install Node.js/npm")
+        log("npm ci")
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
     return python
+
+
+# Run in the test interpreter: exit 0 when every pin is installed at its version and
+# junqi_core is installed editable from this folder (argv: the folder's URL, then pins).
+_INSTALLED_SCRIPT = """
+import importlib.metadata as m, json, sys
+url, pins = sys.argv[1], sys.argv[2:]
+try:
+    ok = all(m.version(n) == v for n, v in (p.split("==") for p in pins))
+    direct = json.loads(m.distribution("junqi_core").read_text("direct_url.json") or "{}")
+except m.PackageNotFoundError:
+    sys.exit(1)
+editable = direct.get("url") == url and direct.get("dir_info", {}).get("editable")
+sys.exit(0 if ok and editable else 1)
+"""
+
+
+def test_pins() -> list[str]:
+    """Every exact pin `pip install -e .[test] -c test-constraints.txt` asks for."""
+    pins = [*read_project()["optional-dependencies"]["test"]]
+    for line in (ROOT / "test-constraints.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            pins.append(line)
+    return pins
+
+
+def python_tools_installed(python: str) -> bool:
+    """Whether pip would change nothing: the test tools and their dependencies at the pinned
+    versions, and this checkout's junqi_core installed editable (a fresh machine, a bumped
+    pin or another checkout's install runs pip). Saves its seconds on every test run."""
+    pins = test_pins()
+    if not all(re.fullmatch(r"[A-Za-z0-9_.-]+==[A-Za-z0-9_.+-]+", p) for p in pins):
+        return False  # a range or an extra: leave the decision to pip
+    args = [python, "-c", _INSTALLED_SCRIPT, ROOT.as_uri(), *pins]
+    return subprocess.run(args, cwd=tempfile.gettempdir(), capture_output=True).returncode == 0
+
+
+def node_modules_match_lock() -> bool:
+    """Whether `npm ci` would install the same: every package of package-lock.json that is
+    not optional is in node_modules at the locked version and integrity, as npm's own record
+    of the install (node_modules/.package-lock.json) says and each package.json confirms."""
+    try:
+        locked = json.loads((ROOT / "package-lock.json").read_text())["packages"]
+        have = json.loads((ROOT / "node_modules" / ".package-lock.json").read_text())["packages"]
+    except (OSError, ValueError, KeyError):
+        return False
+    for path, entry in locked.items():
+        if not path or entry.get("optional") or entry.get("link"):
+            continue
+        got = have.get(path, {})
+        if any(got.get(key) != entry.get(key) for key in ("version", "integrity")):
+            return False
+        try:
+            version = json.loads((ROOT / path / "package.json").read_text()).get("version")
+        except (OSError, ValueError):
+            return False
+        if version != entry.get("version"):
+            return False
+    return True
 
 
 # The checks `build.py test` runs besides the tests, each a command that fails when unclean:

@@ -373,8 +373,10 @@ def fuzz_bridge(seed: int, rounds: int) -> dict[str, int]:
 
 
 def test_every_bridge_op_refuses_malformed_values_cleanly_and_changes_nothing():
-    codes = fuzz_bridge(SEED, 1_500)
-    assert "too_deep" in codes and "cpu_seat" in codes and len(codes) > 20, codes
+    # 1,000 rounds reach the same 28 refusal codes as 1,500 did (longer runs: see the top)
+    codes = fuzz_bridge(SEED, 1_000)
+    assert {"too_deep", "cpu_seat", "bad_clock", "unknown_peer", "version_mismatch"} <= set(codes)
+    assert len(codes) > 20, codes
 
 
 # --- the friend protocol ---------------------------------------------------------------------

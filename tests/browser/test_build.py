@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 import re
 import shutil
 import stat
+import sys
 import tomllib
 import zipfile
 from pathlib import Path
@@ -333,3 +335,62 @@ def test_serve_builds_and_prints_the_url():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_installs_are_skipped_only_when_they_would_change_nothing(monkeypatch, tmp_path):
+    """`build.py test` skips `npm ci` when node_modules holds every locked package at its
+    version and integrity, and pip when every pin is installed with this checkout's
+    junqi_core editable; anything missing or different runs them, as on a fresh clone."""
+    lock = {
+        "packages": {
+            "": {"name": "junqi-site"},
+            "node_modules/a": {"version": "1.0.0", "integrity": "sha512-A"},
+            "node_modules/@x/other-os": {"version": "2.0.0", "optional": True},
+        }
+    }
+    (tmp_path / "package-lock.json").write_text(json.dumps(lock))
+    monkeypatch.setattr(build, "ROOT", tmp_path)
+    assert not build.node_modules_match_lock()  # a fresh clone: no node_modules
+    package = tmp_path / "node_modules" / "a"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text('{"version": "1.0.0"}')
+    hidden = {"packages": {"node_modules/a": {"version": "1.0.0", "integrity": "sha512-A"}}}
+    (tmp_path / "node_modules" / ".package-lock.json").write_text(json.dumps(hidden))
+    assert build.node_modules_match_lock()
+    (package / "package.json").write_text('{"version": "0.9.0"}')  # changed by hand
+    assert not build.node_modules_match_lock()
+    (package / "package.json").write_text('{"version": "1.0.0"}')
+    hidden["packages"]["node_modules/a"]["integrity"] = "sha512-B"
+    (tmp_path / "node_modules" / ".package-lock.json").write_text(json.dumps(hidden))
+    assert not build.node_modules_match_lock()
+
+    # pip: this checkout (tmp_path) has no editable install, and a pin nobody has
+    pins = [f"pytest=={importlib.metadata.version('pytest')}"]
+    monkeypatch.setattr(build, "test_pins", lambda: pins)
+    assert not build.python_tools_installed(sys.executable)
+    monkeypatch.setattr(build, "ROOT", ROOT)
+    installed = build.python_tools_installed(sys.executable)
+    pins.append("no-such-package-here==1.0")
+    assert not build.python_tools_installed(sys.executable)
+    pins[-1] = "pytest>=1"  # not an exact pin: pip decides
+    assert not build.python_tools_installed(sys.executable)
+    # the one at hand: editable from this checkout or not, as pip's own record says
+    assert installed == (editable_url() == ROOT.as_uri())
+
+
+def editable_url() -> str | None:
+    """Where pip's record says junqi_core is installed from (None: not installed). Read in a
+    child process outside the checkout: here the checkout's own junqi_core.egg-info (no pip
+    record in it) comes first on the path."""
+    script = (
+        "import importlib.metadata as m, json\n"
+        "try:\n"
+        "    text = m.distribution('junqi_core').read_text('direct_url.json')\n"
+        "except m.PackageNotFoundError:\n"
+        "    text = None\n"
+        "print(json.loads(text or '{}').get('url'))"
+    )
+    out = build.subprocess.run(
+        [sys.executable, "-c", script], cwd="/", capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return None if out == "None" else out

@@ -123,11 +123,20 @@ def check_layout(page, size: str) -> None:
     )
 
 
+# The combat's flash is over: its burst removed from the board (after about a second) and
+# the board's own flash ended. A wait on that instead of a fixed second.
+FLASH_OVER_JS = "() => !document.querySelector('svg.board [data-fx], svg.board.impact')"
+
+
+def flash_over(page) -> None:
+    page.wait_for_function(FLASH_OVER_JS, timeout=10_000)
+
+
 def screenshots(page, variant: str) -> None:
     for size in ("390x844", "1280x800"):
         w, h = SIZES[size]
         page.set_viewport_size({"width": w, "height": h})
-        page.wait_for_timeout(1000)  # the combat's flash is over
+        flash_over(page)
         check_layout(page, size)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"replay-{variant}-{size}.png"))
@@ -281,7 +290,7 @@ def test_replay_of_a_record_file(site, server, variant, tmp_path):
         slide(page, step)
         check_step(page, seen, step)
     go_to_combat(page, record)
-    page.wait_for_timeout(1000)  # the combat's flash is over
+    flash_over(page)
     page.screenshot(path=str(ARTIFACTS / f"replay-{variant}-seat1-390x844.png"))
     page.select_option("#replay-viewer", "all")
     wait_replay(page, "all")
