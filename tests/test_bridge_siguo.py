@@ -1,6 +1,7 @@
 """The bridge plays Siguo's four seats (docs/api.md): a person with three CPU seats, the
 seats' checks, draw offers answered by every CPU seat, layouts carried between seats, a
-save and its restore.  The page does not offer Siguo yet: `variants` leaves it out."""
+save and its restore; every CPU level, Hard included, with a seat seed drawn from
+`secrets` when the game has no seed."""
 
 from __future__ import annotations
 
@@ -94,17 +95,36 @@ def test_a_siguo_game_saves_and_restores_with_its_cpu_seats():
     assert restored["view"]["board"] == view["board"] and restored["view"]["turn"] == view["turn"]
 
 
-def test_the_page_is_offered_siguo_without_hard():
+def test_the_page_is_offered_siguo_with_every_level():
     assert "siguo" in call(op="version")["variants"]
     described = call(op="variants")["variants"]
     assert described["siguo"]["teams"] == [0, 1, 0, 1]
-    assert described["siguo"]["levels"] == ["random", "easy", "medium"]
+    assert described["siguo"]["levels"] == ["random", "easy", "medium", "hard"]
     assert "hard" in described["classic"]["levels"]
 
 
 def test_a_level_that_cannot_play_siguo_is_refused_clearly():
-    refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "hard"})
+    refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "bot_greedy"})
     assert refused["error"]["code"] == "bad_level"
+
+
+def test_hard_cpu_seats_get_their_seeds_from_secrets(monkeypatch):
+    from junqi_core import bridge
+
+    drawn: list[int] = []
+
+    def randbits(k: int) -> int:
+        drawn.append(k)
+        return 12345 + len(drawn)
+
+    monkeypatch.setattr(bridge.secrets, "randbits", randbits)
+    reply = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "hard", "3": "hard"})
+    assert reply["ok"], reply
+    assert len(drawn) >= 2  # one per CPU seat (the game's own draws may add more)
+    cpus = bridge._sessions[reply["game"]].cpus
+    assert {cpus[1].level, cpus[3].level} == {"hard"}
+    assert {cpus[1].seed, cpus[3].seed} <= {12345 + n for n in range(1, len(drawn) + 1)}
+    assert "12346" not in json.dumps(reply) and "12347" not in json.dumps(reply)
 
 
 def test_friend_play_refuses_siguo_with_a_clear_message():
