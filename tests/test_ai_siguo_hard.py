@@ -187,13 +187,15 @@ def test_hard_carries_on_alone_when_its_partner_is_out():
 # --- mixed teams in the arena ----------------------------------------------------------------
 
 
-def test_a_mixed_team_plays_its_first_name_in_seat_s_or_e_and_its_second_beside():
+def test_a_mixed_team_plays_its_first_name_in_seat_s_or_e_and_its_second_beside(monkeypatch):
     assert [arena.seat_name("hard+easy", s) for s in range(4)] == ["hard", "hard", "easy", "easy"]
     assert arena.seat_name("medium", 3) == "medium"
-    game = arena.play_game("siguo", ("medium+random", "random"), 1, 0, a_seat=1)
-    assert game["plies"] > 0
     players = {s: arena.new_player("siguo", "medium+random", s, 1).level for s in range(4)}
     assert players == {0: "medium", 1: "medium", 2: "random", 3: "random"}
+    # in a game, the team's think times are its two players' (East: Easy, West: random)
+    monkeypatch.setattr(arena, "MAX_PLIES", 24)
+    game = arena.play_game("siguo", ("easy+random", "random"), 1, 0, a_seat=1)
+    assert game["plies"] == 24 and len(game["cpu_a"]) == len(game["cpu_b"]) == 12
 
 
 def test_a_mixed_team_is_refused_for_two_seats_and_when_malformed(capsys):
