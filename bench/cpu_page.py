@@ -10,8 +10,8 @@ its view and the reply) until `--moves` moves of the measured level have been ma
 games are started as needed). Budgets per move in the page, at the 95th percentile:
 easy 0.1 s, medium 0.5 s, hard 1.5 s.  Siguo (`--variants siguo --levels easy medium hard`)
 has four CPU seats: the measured level's team (South and North, or East and West in every
-other game) against a team of another level (Easy against Medium, Medium against Easy, Hard
-against Medium), and only the measured level's moves are counted.  "at cap" counts the
+other game) against a team of another level (Easy against Medium, Medium against Easy;
+Siguo's Hard is not offered), and only the measured level's moves are counted.  "at cap" counts the
 moves that took at least the search's wall-clock cap (90% of the budget): those most likely
 stopped before their node budget (Siguo's levels have no cap: their budget is in nodes).
 "CPU" is the processor time the browser's renderer processes (the page and its workers)
@@ -136,7 +136,7 @@ STEP_JS = """async () => {
   return {ms, seat, playing: reply.view.phase === "play"};
 }"""
 # Siguo: the team that is not measured plays this level.
-SIGUO_OTHER = {"easy": "medium", "medium": "easy", "hard": "medium"}
+SIGUO_OTHER = {"easy": "medium", "medium": "easy"}  # (Hard against Medium, when offered)
 SIGUO_TEAMS = (0, 1, 0, 1)  # South and North against East and West
 
 

@@ -99,7 +99,7 @@ LEVELS: dict[str, type] = {"random": RandomPlayer, **_cpu_levels()}
 def team_levels() -> dict[str, type]:
     """The CPU levels for a game of four seats in two teams (`Variant.seats` > 2): their
     own players (`ai.siguo`), which think about three other armies and a partner."""
-    from junqi_core.ai.siguo.hard import SIGUO_LEVELS
+    from junqi_core.ai.siguo.player import SIGUO_LEVELS
 
     return SIGUO_LEVELS
 

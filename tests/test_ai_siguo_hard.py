@@ -15,7 +15,6 @@ from junqi_core.__main__ import main
 from junqi_core.ai.notes import notes
 from junqi_core.ai.siguo.hard import HardPlayer, NotedBelief
 from junqi_core.game import PLAY, Game
-from junqi_core.players import make_player
 from junqi_core.siguo.board import SIGUO_BOARD
 from junqi_core.views import view
 from tests.test_ai_siguo import ARMIES, legal, occupied, siguo
@@ -130,8 +129,7 @@ def test_hard_takes_the_piece_beside_its_partners_flag(visibility):
     actions = legal(game)
     assert "Nc2-Nb2" in actions and "Sc6-C32" in actions
     chosen = [
-        make_player(siguo(visibility), "hard", S, seed).choose(view(game, S), actions)
-        for seed in range(4)
+        HardPlayer(siguo(visibility), S, seed).choose(view(game, S), actions) for seed in range(4)
     ]
     assert chosen.count("Nc2-Nb2") == 4, chosen
 
@@ -165,8 +163,7 @@ def test_hard_does_not_step_into_its_partners_lane_for_a_piece_it_can_leave():
     actions = legal(game)
     assert "Se4-Na6" in actions
     chosen = [
-        make_player(siguo("open"), "hard", S, seed).choose(view(game, S), actions)
-        for seed in range(4)
+        HardPlayer(siguo("open"), S, seed).choose(view(game, S), actions) for seed in range(4)
     ]
     assert "Se4-Na6" not in chosen, chosen
 

@@ -1,7 +1,7 @@
 """The bridge plays Siguo's four seats (docs/api.md): a person with three CPU seats, the
 seats' checks, draw offers answered by every CPU seat, layouts carried between seats, a
-save and its restore; every CPU level, Hard included, with a seat seed drawn from
-`secrets` when the game has no seed."""
+save and its restore; CPU seats whose seeds are drawn from `secrets` when the game has
+no seed.  Siguo's Hard is not offered yet."""
 
 from __future__ import annotations
 
@@ -95,20 +95,21 @@ def test_a_siguo_game_saves_and_restores_with_its_cpu_seats():
     assert restored["view"]["board"] == view["board"] and restored["view"]["turn"] == view["turn"]
 
 
-def test_the_page_is_offered_siguo_with_every_level():
+def test_the_page_is_offered_siguo_without_hard():
     assert "siguo" in call(op="version")["variants"]
     described = call(op="variants")["variants"]
     assert described["siguo"]["teams"] == [0, 1, 0, 1]
-    assert described["siguo"]["levels"] == ["random", "easy", "medium", "hard"]
+    assert described["siguo"]["levels"] == ["random", "easy", "medium"]
     assert "hard" in described["classic"]["levels"]
 
 
 def test_a_level_that_cannot_play_siguo_is_refused_clearly():
-    refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "bot_greedy"})
-    assert refused["error"]["code"] == "bad_level"
+    for level in ("hard", "bot_greedy"):
+        refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": level})
+        assert refused["error"]["code"] == "bad_level"
 
 
-def test_hard_cpu_seats_get_their_seeds_from_secrets(monkeypatch):
+def test_cpu_seats_get_their_seeds_from_secrets(monkeypatch):
     from junqi_core import bridge
 
     drawn: list[int] = []
@@ -118,11 +119,11 @@ def test_hard_cpu_seats_get_their_seeds_from_secrets(monkeypatch):
         return 12345 + len(drawn)
 
     monkeypatch.setattr(bridge.secrets, "randbits", randbits)
-    reply = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "hard", "3": "hard"})
+    reply = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "medium", "3": "easy"})
     assert reply["ok"], reply
     assert len(drawn) >= 2  # one per CPU seat (the game's own draws may add more)
     cpus = bridge._sessions[reply["game"]].cpus
-    assert {cpus[1].level, cpus[3].level} == {"hard"}
+    assert (cpus[1].level, cpus[3].level) == ("medium", "easy")
     assert {cpus[1].seed, cpus[3].seed} <= {12345 + n for n in range(1, len(drawn) + 1)}
     assert "12346" not in json.dumps(reply) and "12347" not in json.dumps(reply)
 

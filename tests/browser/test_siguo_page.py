@@ -147,7 +147,7 @@ def test_a_game_against_three_cpus_plays_on_a_phone_and_goes_on_after_a_reload(s
     page, driver = open_page(site, server)
     page.wait_for_selector("#app[data-ui=ready]", state="attached")
     page.check("#variant-siguo")
-    # four seats, each a person or a CPU level: you South, Medium CPUs elsewhere
+    # four seats, each a person or a CPU level: you South, Medium CPUs elsewhere, no Hard
     assert page.is_hidden("#mode-choice")
     assert [page.input_value(f"#seat-choice-{s}") for s in range(4)] == [
         "person",
@@ -156,7 +156,7 @@ def test_a_game_against_three_cpus_plays_on_a_phone_and_goes_on_after_a_reload(s
         "medium",
     ]
     levels = page.eval_on_selector_all("#seat-choice-1 option", "os => os.map(o => o.value)")
-    assert levels == ["person", "easy", "medium", "hard"]
+    assert levels == ["person", "easy", "medium"]
     assert "South" in page.inner_text("#start-summary")
     assert_nothing_cut(page, "start, Siguo")
     assert_targets(page, "start, Siguo")

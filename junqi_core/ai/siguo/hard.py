@@ -41,7 +41,6 @@ from junqi_core.ai.siguo.player import (
     SiguoPlayer,
     Thinker,
 )
-from junqi_core.ai.siguo.player import SIGUO_LEVELS as EASY_MEDIUM
 from junqi_core.notation import parse_move
 from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, KIND_MASK, SEAT_OF
 from junqi_core.siguo.board import SIGUO_BOARD, SIGUO_SLIDES
@@ -471,7 +470,3 @@ class HardThinker(Thinker):
         if result == DEFENDER_WINS:
             return -lost
         return taken - lost
-
-
-# the levels the page offers for a Siguo seat (`players.team_levels`)
-SIGUO_LEVELS: dict[str, type[SiguoPlayer]] = {**EASY_MEDIUM, "hard": HardPlayer}

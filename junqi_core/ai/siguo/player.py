@@ -655,5 +655,6 @@ def _ignore(_: int) -> None:
     pass
 
 
-# Hard is added in `hard`, whose levels are the ones `players.team_levels` offers
+# The levels `players.team_levels` offers.  Hard (`hard.HardPlayer`) is not among them: it
+# does not yet play better than Medium (docs/strength.md, "Siguo Hard")
 SIGUO_LEVELS: dict[str, type[SiguoPlayer]] = {"easy": EasyPlayer, "medium": MediumPlayer}
