@@ -6,6 +6,7 @@ tests/test_ai_siguo.py with the other levels.)"""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -13,7 +14,7 @@ from junqi_core import arena
 from junqi_core import pieces as pc
 from junqi_core.__main__ import main
 from junqi_core.ai.notes import notes
-from junqi_core.ai.siguo.hard import HardPlayer, NotedBelief
+from junqi_core.ai.siguo.hard import HardPlayer, NotedBelief, _draw
 from junqi_core.game import PLAY, Game
 from junqi_core.siguo.board import SIGUO_BOARD
 from junqi_core.views import view
@@ -44,8 +45,8 @@ def test_no_sampled_world_gives_a_piece_a_kind_the_notes_rule_out(visibility):
     """The notes list, for every hidden piece, the kinds some assignment that fits every
     public fact and each army's counts gives it; Hard's worlds never make it another."""
     checked = 0
-    for seed in range(6):
-        game = random_game(visibility, 700 + seed, 40 + 25 * seed)
+    for seed in range(4):
+        game = random_game(visibility, 700 + seed, 40 + 35 * seed)
         if game.phase != PLAY:
             continue
         for me in range(4):
@@ -60,7 +61,7 @@ def test_no_sampled_world_gives_a_piece_a_kind_the_notes_rule_out(visibility):
             belief = NotedBelief(mine, game.position_class.combat, game.variant)
             assert belief.ident, "the notes were read"
             rng = random.Random(seed * 4 + me)
-            for _ in range(5):
+            for _ in range(3):
                 world = belief.sample_board(rng)
                 for name, cell in mine["board"].items():
                     s = BOARD.index[name]
@@ -75,23 +76,32 @@ def test_no_sampled_world_gives_a_piece_a_kind_the_notes_rule_out(visibility):
 
 
 def test_worlds_keep_each_armys_counts_exact():
+    """Each hidden army is drawn over all its 25 pieces, the taken ones too: the kinds
+    drawn are its counts exactly, every piece within its mask, and the board's pieces
+    are those of the draw."""
     game = random_game("dark4", 711, 90)
     assert game.phase == PLAY
     me = game.turn
     belief = NotedBelief(view(game, me), game.position_class.combat, game.variant)
     full = {k.kind: k.count for k in pc.JUNQI_KINDS}
-    world = belief.sample_board(random.Random(1))
+    drawn = 0
     for seat in range(4):
-        if seat == me or game.position.is_out(seat) or belief.armies[seat] is None:
+        army = belief.armies[seat]
+        if seat == me or game.position.is_out(seat) or army is None:
             continue
-        on_board: dict[int, int] = {}
-        for p in world:
-            if p and pc.SEAT_OF[p] == seat:
-                on_board[p & pc.KIND_MASK] = on_board.get(p & pc.KIND_MASK, 0) + 1
-        # the pieces on the board and those the notes pin among the taken never exceed
-        # the army's counts
-        for k, n in on_board.items():
-            assert n <= full[k]
+        for n in range(3):
+            kinds = _draw(army, random.Random(n))
+            assert kinds is not None and set(kinds) == set(army)
+            assert Counter(kinds.values()) == Counter(full)
+            assert all(army[e] >> k & 1 for e, k in kinds.items())
+            drawn += 1
+    assert drawn >= 6
+    world = belief.sample_board(random.Random(3))
+    for seat in range(4):
+        if belief.armies[seat] is None:
+            continue
+        on_board = Counter(p & pc.KIND_MASK for p in world if p and pc.SEAT_OF[p] == seat)
+        assert all(n <= full[k] for k, n in on_board.items())
 
 
 def board_game(pieces: dict, visibility: str = "dark4", turn: int = S) -> Game:
