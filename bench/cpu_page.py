@@ -8,14 +8,14 @@ For each variant, CPU-vs-CPU games are started through the bridge and the page's
 `engine.call({op: "cpu_act"})` is timed in the page (worker round trip: the CPU's search,
 its view and the reply) until `--moves` moves of the measured level have been made (new
 games are started as needed). Budgets per move in the page, at the 95th percentile:
-easy 0.1 s, medium 0.5 s, hard 1.5 s.  Siguo (`--variants siguo --levels easy medium`) has
-four CPU seats: the measured level's team (South and North, or East and West in every other
-game) against a team of the other level (Easy against Medium; Siguo has no Hard yet), and
-only the measured level's moves are counted.  "at cap" counts the moves that took at least the
-search's wall-clock cap (90% of the budget): those most likely stopped before their node
-budget.  "CPU" is the processor time the browser's renderer processes (the page and its
-workers) used during the move (Linux /proc), which other programs on a busy machine do
-not inflate.
+easy 0.1 s, medium 0.5 s, hard 1.5 s.  Siguo (`--variants siguo --levels easy medium hard`)
+has four CPU seats: the measured level's team (South and North, or East and West in every
+other game) against a team of another level (Easy against Medium, Medium against Easy;
+Siguo's Hard is not offered), and only the measured level's moves are counted.  "at cap" counts the
+moves that took at least the search's wall-clock cap (90% of the budget): those most likely
+stopped before their node budget (Siguo's levels have no cap: their budget is in nodes).
+"CPU" is the processor time the browser's renderer processes (the page and its workers)
+used during the move (Linux /proc), which other programs on a busy machine do not inflate.
 
 Then, unless `--no-uncapped`, the same games but Siguo's are played without the cap
 (bench/uncapped.py) in a bench worker beside the page's (Pyodide from the site's own files,
@@ -136,7 +136,7 @@ STEP_JS = """async () => {
   return {ms, seat, playing: reply.view.phase === "play"};
 }"""
 # Siguo: the team that is not measured plays this level.
-SIGUO_OTHER = {"easy": "medium", "medium": "easy"}
+SIGUO_OTHER = {"easy": "medium", "medium": "easy"}  # (Hard against Medium, when offered)
 SIGUO_TEAMS = (0, 1, 0, 1)  # South and North against East and West
 
 

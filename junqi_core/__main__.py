@@ -32,7 +32,9 @@ def main(argv: list[str] | None = None) -> int:
         "--a",
         required=True,
         help="side A: a level (random, easy, medium, hard), a bot "
-        "(bot_greedy, bot_rusher, bot_turtle, bot_heuristic, bot_reply) or module:Class",
+        "(bot_greedy, bot_rusher, bot_turtle, bot_heuristic, bot_reply) or module:Class; "
+        "with four seats (Siguo) also a mixed team FIRST+SECOND (hard+easy: FIRST plays "
+        "the team's seat S or E, SECOND its partner's seat N or W)",
     )
     ar.add_argument("--b", required=True, help="side B (as --a)")
     count = ar.add_mutually_exclusive_group()
@@ -83,7 +85,8 @@ def _arena(args: argparse.Namespace) -> int:
 
     for name in (args.a, args.b):
         try:
-            arena.new_player(args.variant, name, 0, 0)
+            for seat in (0, 2) if "+" in name else (0,):
+                arena.new_player(args.variant, name, seat, 0)
         except (ValueError, ImportError, AttributeError) as error:
             print(error, file=sys.stderr)
             return 2

@@ -56,8 +56,25 @@ def deal_seed(seed: int, index: int) -> int:
     return seed * 100_003 + index
 
 
+def seat_name(name: str, seat: int) -> str:
+    """The player of a side's `name` for `seat`: with four seats, `first+second` makes a
+    mixed team (`hard+easy`: the first plays the team's seat 0 or 1, the second its
+    partner's, seat 2 or 3); a plain name plays both seats of its team."""
+    first, plus, second = name.partition("+")
+    if not plus:
+        return name
+    return first if seat < 2 else second
+
+
 def new_player(variant: str, name: str, seat: int, seed: int):
-    """A player by level name, or by `module:Name` for a class outside the registry."""
+    """A player by level name, or by `module:Name` for a class outside the registry; a
+    mixed team's name (`hard+easy`, four seats only) gives the player of `seat`."""
+    if "+" in name:
+        if find_variant(variant).seats <= 2:
+            raise ValueError(f"a team {name} needs a game of four seats")
+        if any(not part for part in name.split("+")) or name.count("+") != 1:
+            raise ValueError(f"a team is two players joined by +, as hard+easy: not {name}")
+        name = seat_name(name, seat)
     if ":" in name:
         module, _, attr = name.partition(":")
         return getattr(importlib.import_module(module), attr)(variant, seat, seed)

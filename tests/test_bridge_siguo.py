@@ -1,6 +1,7 @@
 """The bridge plays Siguo's four seats (docs/api.md): a person with three CPU seats, the
 seats' checks, draw offers answered by every CPU seat, layouts carried between seats, a
-save and its restore.  The page does not offer Siguo yet: `variants` leaves it out."""
+save and its restore; CPU seats whose seeds are drawn from `secrets` when the game has
+no seed.  Siguo's Hard is not offered yet."""
 
 from __future__ import annotations
 
@@ -103,8 +104,28 @@ def test_the_page_is_offered_siguo_without_hard():
 
 
 def test_a_level_that_cannot_play_siguo_is_refused_clearly():
-    refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "hard"})
-    assert refused["error"]["code"] == "bad_level"
+    for level in ("hard", "bot_greedy"):
+        refused = call(op="new_game", variant="siguo", viewer=0, cpu={"1": level})
+        assert refused["error"]["code"] == "bad_level"
+
+
+def test_cpu_seats_get_their_seeds_from_secrets(monkeypatch):
+    from junqi_core import bridge
+
+    drawn: list[int] = []
+
+    def randbits(k: int) -> int:
+        drawn.append(k)
+        return 12345 + len(drawn)
+
+    monkeypatch.setattr(bridge.secrets, "randbits", randbits)
+    reply = call(op="new_game", variant="siguo", viewer=0, cpu={"1": "medium", "3": "easy"})
+    assert reply["ok"], reply
+    assert len(drawn) >= 2  # one per CPU seat (the game's own draws may add more)
+    cpus = bridge._sessions[reply["game"]].cpus
+    assert (cpus[1].level, cpus[3].level) == ("medium", "easy")
+    assert {cpus[1].seed, cpus[3].seed} <= {12345 + n for n in range(1, len(drawn) + 1)}
+    assert "12346" not in json.dumps(reply) and "12347" not in json.dumps(reply)
 
 
 def test_friend_play_refuses_siguo_with_a_clear_message():

@@ -187,6 +187,10 @@ class SiguoPlayer:
 
     # --- play ------------------------------------------------------------------------------
 
+    def read(self, view: dict) -> Belief:
+        """What the seat knows of every piece, from its view alone."""
+        return Belief(view, self.combat)
+
     def observe(self, event: dict) -> None:
         pass
 
@@ -246,7 +250,7 @@ class Thinker:
         self.me = me = player.player
         self.combat = player.combat
         self.view = view
-        self.belief = b = Belief(view, player.combat)
+        self.belief = b = player.read(view)
         self.enemies = [s for s in ((me + 1) % 4, (me + 3) % 4) if not b.out[s]]
         self.out_bits = sum(1 << s for s in range(4) if b.out[s])
         # a board of piece ints for move generation (an unknown piece moves as an
@@ -651,4 +655,6 @@ def _ignore(_: int) -> None:
     pass
 
 
+# The levels `players.team_levels` offers.  Hard (`hard.HardPlayer`) is not among them: it
+# does not yet play better than Medium (docs/strength.md, "Siguo Hard")
 SIGUO_LEVELS: dict[str, type[SiguoPlayer]] = {"easy": EasyPlayer, "medium": MediumPlayer}
