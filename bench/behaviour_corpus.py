@@ -13,8 +13,11 @@ The same seed builds the same corpus.
 
 `learn` replays every game through each seat's `Tracker` and counts, every `EVERY` plies,
 each enemy piece's behaviour codes (`junqi_core.ai.behaviour`) against its true kind, and
-each piece's start post once per game; then fits the model's power (the tempering of its
-naive-Bayes product) by log-loss on every fifth observation, and writes
+each piece's start post once per game.  Then it fits the weight of each factor of the
+model's product, per group of kinds, leaving one player out at a time: each player's
+pieces (every `KEEP`-th observation) are judged by tables counted without any of its
+games, and the weights are those with the least log-loss over all players' pieces (so a
+factor counts only as far as it holds for players the tables never saw).  It writes
 junqi_core/ai/behaviour_tables.py (`--exclude NAME`: without any game NAME played, for a
 held-out measurement; `--tables -` prints instead of writing).
 """
@@ -28,12 +31,22 @@ import math
 import pprint
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from junqi_core.ai.behaviour import CODES, PLY_EDGES, SQUARES, BehaviourModel, features
+from junqi_core.ai.behaviour import (
+    CODES,
+    COMPONENTS,
+    GROUP_OF,
+    GROUPS,
+    PLY_EDGES,
+    POSTS,
+    SQUARES,
+    BehaviourModel,
+    features,
+)
 from junqi_core.ai.belief import Tracker
 from junqi_core.ai.tables import kinds_of, tables_for
 from junqi_core.arena import MAX_PLIES, deal_seed, new_player
@@ -50,7 +63,8 @@ HARD_OPPONENTS = ("bot_reply", "bot_heuristic", "medium", "bot_turtle", "easy", 
 EVERY = 6  # plies between two observations of a game
 DEFAULT_OUT = ROOT / "build" / "behaviour_corpus.jsonl.gz"
 TABLES = ROOT / "junqi_core" / "ai" / "behaviour_tables.py"
-POWERS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0)
+WEIGHT_GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
+KEEP = 24  # the weights are fitted on every KEEP-th observation of a piece
 
 
 def play_recorded(names: tuple[str, str], seed: int, index: int) -> dict:
@@ -141,9 +155,9 @@ def observations(
             tracker._apply(evs[ply])
 
 
-def learn(corpus: Iterable[dict], exclude: set[str]) -> tuple[dict, float, dict[str, float]]:
-    """Counts from every game none of `exclude` played, and the fitted power (with the
-    log-loss of each power tried)."""
+def count(recs: Iterable[dict]) -> dict:
+    """The model's counts from these games: every EVERY plies each enemy piece's codes
+    against its true kind (seen from both seats), and each piece's start post once."""
     t = tables_for(VARIANT)
     kinds = sorted(t.kinds)
     n_pb = len(PLY_EDGES) + 1
@@ -151,57 +165,126 @@ def learn(corpus: Iterable[dict], exclude: set[str]) -> tuple[dict, float, dict[
         name: [{k: [0] * size for k in kinds} for _ in range(n_pb)] for name, size in CODES.items()
     }
     posts = {k: [0] * SQUARES for k in kinds}
-    held: list[tuple[int, int, tuple[int, ...], int, int]] = []  # for the power's fit
-    n_obs = 0
-    for rec in corpus:
-        if exclude & set(rec["players"]):
-            continue
+    for rec in recs:
         for seat in (0, 1):
             for _ply, tracker, truth in observations(rec, seat):
-                for e, (pb, post, cs) in features(tracker, tracker.ply).items():
+                for e, (pb, _post, cs) in features(tracker, tracker.ply).items():
                     k = truth[e]
-                    for (name, _), v in zip(CODES.items(), cs, strict=True):
+                    for name, v in zip(CODES, cs, strict=True):
                         codes[name][pb][k][v] += 1
-                    n_obs += 1
-                    if n_obs % 5 == 0:
-                        mask = t.deploy_masks[1 - seat][e]
-                        if e in tracker.moved:
-                            mask &= t.movable
-                        held.append((pb, post, cs, k, mask))
             acts = Tracker(VARIANT, seat).acts
             assert acts is not None
             for name, kind in rec["layouts"][1 - seat].items():
                 posts[t.kind_by_id[kind]][acts.start_post(t.board.index[name])] += 1
-    counts = {
+    return {
         "codes": {
             name: [{k: row[k] for k in kinds} for row in tabs] for name, tabs in codes.items()
         },
         "posts": posts,
     }
-    losses = {}
-    for power in POWERS:
-        model = BehaviourModel(counts, power)
-        total = 0.0
-        for pb, post, cs, k, mask in held:
-            logs = {
-                j: math.log(t.counts[j]) + power * model.log_likelihood(pb, post, cs, j)
-                for j in kinds_of(mask)
-            }
-            top = max(logs.values())
-            z = top + math.log(sum(math.exp(v - top) for v in logs.values()))
-            total -= logs[k] - z
-        losses[f"{power:g}"] = total / max(1, len(held))
-    best = min(POWERS, key=lambda p: losses[f"{p:g}"])
-    return counts, best, losses
 
 
-def write_tables(counts: dict, power: float, note: str, path: Path | None) -> None:
+Sample = tuple[int, list[tuple[int, float, list[float]]]]  # true kind, (kind, log count, parts)
+
+
+def judged(recs: Iterable[dict], player: str, model: BehaviourModel, keep: int) -> list[Sample]:
+    """Every `keep`-th observation of `player`'s pieces in its games: its true kind and,
+    per kind the tracker's facts leave it (`Tracker.domains`: the deployment rules, its
+    moves, every combat), the log count of that kind and the model's factors."""
+    t = tables_for(VARIANT)
+    out: list[Sample] = []
+    n = 0
+    for rec in recs:
+        for seat in (0, 1):
+            if rec["players"][1 - seat] != player:
+                continue
+            for _ply, tracker, truth in observations(rec, seat):
+                domains = None
+                for e, (pb, post, cs) in features(tracker, tracker.ply).items():
+                    n += 1
+                    if n % keep:
+                        continue
+                    if domains is None:
+                        domains = tracker.domains()
+                    mask = domains[e]
+                    if not (mask >> truth[e]) & 1:
+                        continue  # facts the replay does not follow (see `observations`)
+                    options = [
+                        (k, math.log(t.counts[k]), model.components(pb, post, cs, k))
+                        for k in kinds_of(mask)
+                    ]
+                    out.append((truth[e], options))
+    return out
+
+
+def loss(samples: list[Sample], weights: Sequence[Sequence[float]]) -> float:
+    """Mean log-loss of the true kind, each piece judged alone (counts times likelihood);
+    `weights[group][factor]`."""
+    total = 0.0
+    for true, options in samples:
+        logs = []
+        mine = 0.0
+        for k, base, parts in options:
+            v = base
+            for w, c in zip(weights[GROUP_OF.get(k, 3)], parts, strict=True):
+                if w:
+                    v += w * c
+            logs.append(v)
+            if k == true:
+                mine = v
+        top = max(logs)
+        total += top + math.log(sum(math.exp(v - top) for v in logs)) - mine
+    return total / max(1, len(samples))
+
+
+def fit_weights(recs: list[dict], posts: str, keep: int = KEEP) -> tuple[dict, dict]:
+    """The weights of COMPONENTS per group of kinds that judge each player's pieces best
+    from tables learned without that player's games (leave one player out; coordinate
+    descent over WEIGHT_GRID from all zero, two passes).  Returns them (by factor: one
+    per group) and the log-losses (all zero, fitted)."""
+    players = sorted({p for rec in recs for p in rec["players"]})
+    samples: list[Sample] = []
+    flat = {name: (1.0,) * len(GROUPS) for name in COMPONENTS}
+    for player in players:
+        others = [rec for rec in recs if player not in rec["players"]]
+        model = BehaviourModel(count(others), flat, posts)
+        mine = [rec for rec in recs if player in rec["players"]]
+        samples.extend(judged(mine, player, model, keep))
+    weights = [[0.0] * len(COMPONENTS) for _ in GROUPS]
+    start = best = loss(samples, weights)
+    for _ in range(2):
+        for g in range(len(GROUPS)):
+            for j in range(len(COMPONENTS)):
+                for w in WEIGHT_GRID:
+                    trial = [list(row) for row in weights]
+                    trial[g][j] = w
+                    value = loss(samples, trial)
+                    if value < best - 1e-6:
+                        best, weights = value, trial
+    fitted = {
+        name: tuple(weights[g][j] for g in range(len(GROUPS))) for j, name in enumerate(COMPONENTS)
+    }
+    return fitted, {"samples": len(samples), "zero": round(start, 4), "fitted": round(best, 4)}
+
+
+def learn(
+    corpus: Iterable[dict], exclude: set[str], posts: str = POSTS
+) -> tuple[dict, dict[str, float], dict]:
+    """Counts from every game none of `exclude` played, and weights fitted on the same
+    games leaving one player out at a time (with the fit's log-losses)."""
+    recs = [rec for rec in corpus if not exclude & set(rec["players"])]
+    weights, info = fit_weights(recs, posts)
+    return count(recs), weights, info
+
+
+def write_tables(counts: dict, weights: dict, note: str, path: Path | None) -> None:
     body = pprint.pformat(counts, width=100, compact=True)
     text = (
         '"""The behaviour model\'s counts (`behaviour.BehaviourModel`): written by\n'
-        f'`python3 bench/behaviour_corpus.py learn` ({note})."""\n\n'
-        f"POWER = {power!r}\n\n"
+        f'`python3 bench/behaviour_corpus.py learn`\n({note})."""\n\n'
         "# fmt: off\n"
+        f"# the weight of each factor, per group of kinds {GROUPS}\n"
+        f"WEIGHTS: dict[str, tuple[float, ...]] = {pprint.pformat(weights, width=90)}\n\n"
         f"COUNTS: dict = {body}\n"
         "# fmt: on\n"
     )
@@ -227,10 +310,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     exclude = {x for x in args.exclude.split(",") if x}
     t0 = time.process_time()
-    counts, power, losses = learn(read_corpus(args.out), exclude)
-    print(f"power fit (log-loss per piece): {losses}; chosen {power}", file=sys.stderr)
+    counts, weights, info = learn(read_corpus(args.out), exclude)
+    print(f"weights {weights}, fit {info}", file=sys.stderr)
     note = f"corpus {args.out.name}" + (f", without {sorted(exclude)}" if exclude else "")
-    write_tables(counts, power, note, None if args.tables == "-" else Path(args.tables))
+    write_tables(counts, weights, note, None if args.tables == "-" else Path(args.tables))
     print(f"learned in {time.process_time() - t0:.0f} CPU s", file=sys.stderr)
     return 0
 

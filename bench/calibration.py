@@ -1,17 +1,19 @@
 """Calibration of Classic Hard's belief on a bot the behaviour model never saw.
 
     python3 bench/calibration.py [--holdout bot_reply] [--plies 10,20,40,80,120]
-                                 [--samples 100] [--corpus build/behaviour_corpus.jsonl.gz]
+        [--samples 300] [--stored] [--corpus build/behaviour_corpus.jsonl.gz]
 
 The behaviour model is learned from the corpus (bench/behaviour_corpus.py) without any
-game the held-out player played.  Then, in every corpus game the held-out player played,
-at each of `--plies`, the belief of its opponent's seat (the Tracker replayed through the
-events that seat saw) is asked, for each living held-out piece: is it a Bomb, a landmine,
-the flag, the Field Marshal?  Each belief answers with the share of `--samples` sampled
-worlds (clipped to [0.001, 0.999]): today's (`Belief(tracker)`, Classic Hard's) and the
-new one (`Belief(tracker, behaviour=model)`).  Printed: log-loss and Brier score per
-question, and a reliability table (predicted-probability buckets against the observed
-frequency).  Lower is better for both scores.
+game the held-out player played (`--stored`: the package's tables are used instead,
+which `behaviour_corpus.py learn --exclude bot_reply` wrote the same way).  Then, in
+every corpus game the held-out player played, at each of `--plies`, the belief of its
+opponent's seat (the Tracker replayed through the events that seat saw) is asked, for
+each living held-out piece: is it a Bomb, a landmine, the flag, the Field Marshal?  Each
+belief answers with the share of `--samples` sampled worlds (clipped to [0.001, 0.999]
+for the log-loss): today's (`Belief(tracker)`, Classic Hard's) and the new one
+(`Belief(tracker, behaviour=model)`).  Printed: log-loss and Brier score per question,
+and a reliability table (predicted-probability buckets against the observed frequency).
+Lower is better for both scores.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import math
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -30,8 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from behaviour_corpus import DEFAULT_OUT, learn, observations, read_corpus
 
 from junqi_core import pieces as pc
-from junqi_core.ai.behaviour import BehaviourModel
+from junqi_core.ai import behaviour_tables
+from junqi_core.ai.behaviour import POSTS, BehaviourModel, stored_model
 from junqi_core.ai.belief import Belief
+from junqi_core.ai.player import HardPlayer
 
 QUESTIONS = {
     "Bomb": pc.BOMB,
@@ -81,14 +86,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--holdout", default="bot_reply")
     parser.add_argument("--plies", default="10,20,40,80,120")
-    parser.add_argument("--samples", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=None, help="at most this many games")
+    parser.add_argument("--posts", default=POSTS, choices=["full", "mirror"])
+    parser.add_argument(
+        "--stored",
+        action="store_true",
+        help="the package's tables (when they were learned without the held-out player)",
+    )
     args = parser.parse_args(argv)
     plies = [int(p) for p in args.plies.split(",")]
     t0 = time.process_time()
-    counts, power, _ = learn(read_corpus(args.corpus), {args.holdout})
-    model = BehaviourModel(counts, power)
+    if args.stored:
+        model = stored_model()
+        assert model is not None, "no stored tables"
+        weights, info = behaviour_tables.WEIGHTS, behaviour_tables.__doc__.split("(")[-1][:-3]
+    else:
+        counts, weights, info = learn(read_corpus(args.corpus), {args.holdout}, args.posts)
+        model = BehaviourModel(counts, weights, args.posts)
     learned = time.process_time() - t0
     rng = random.Random(args.seed)
     rows: dict[str, dict[str, list[tuple[float, int]]]] = {
@@ -117,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
                         rows[q][name].extend((got[e][k], int(truth[e] == k)) for e in alive)
     print(
         f"bench/calibration.py: held out {args.holdout} (model learned without its games,"
-        f" power {power}, {learned:.0f} CPU s); {games} games, {seats} seats facing it,"
+        f" weights {weights} fitted leaving one player out: {info};"
+        f" {learned:.0f} CPU s); {games} games, {seats} seats facing it,"
         f" {points} observations at plies {args.plies}, {args.samples} worlds each;"
         f" {time.process_time() - t0:.0f} CPU s"
     )
@@ -142,6 +159,15 @@ def main(argv: list[str] | None = None) -> int:
             for bucket, n, mean_p, freq in table:
                 print(f"  {bucket:<10} {n:>6} {mean_p:>7.3f} {freq:>7.3f}")
     return 0
+
+
+class BehaviourHard(HardPlayer):
+    """Classic Hard with the behaviour model in its belief, for the arena:
+    `--a bench.calibration:BehaviourHard` (run from the repository's root)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.settings = replace(self.settings, behaviour=True)
 
 
 if __name__ == "__main__":

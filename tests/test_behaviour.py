@@ -103,10 +103,10 @@ def test_the_corpus_builder_is_the_same_for_the_same_seed():
     assert first == again
     other = bc.play_recorded(("bot_greedy", "random"), 4, 0)
     assert other["layouts"] != first["layouts"]
-    counts, power, _ = bc.learn([first], set())
-    counts2, power2, _ = bc.learn([again], set())
-    assert counts == counts2 and power == power2
+    counts, weights, _ = bc.learn([first], set())
+    counts2, weights2, _ = bc.learn([again], set())
+    assert counts == counts2 and weights == weights2
     # a learned model answers for every kind
-    model = BehaviourModel(counts, power)
+    model = BehaviourModel(counts, weights)
     assert len(model.kinds) == len(tables_for("classic").kinds)
     assert bc.learn([first], {"random"})[0]["posts"] == {k: [0] * SQUARES for k in model.kinds}

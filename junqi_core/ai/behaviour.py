@@ -8,9 +8,11 @@ ran along a railway, stood or ran while one of ours stood next to it, and where 
 now.  `features` turns that into a few small codes, each read against the ply (bucketed:
 an early mover says more than a late one).  `BehaviourModel.likelihoods` gives, per
 identity and kind, P(what it did | kind) as a product of one smoothed count table per
-code (naive Bayes, tempered by `power`: the codes are not independent, and the power was
-fitted on the training corpus so that the product is not over-sure).  The start square
-is one more code: where many players put each kind.
+code (naive Bayes), each raised to a weight: the codes are not independent, and a style
+one player has need not hold for the next, so the weights were fitted leaving one
+player out at a time (each player's pieces judged by tables learned without its games).
+The start post is one more factor: where many players put each kind (left and right
+alike).
 
 The tables are counts from a corpus of seeded games between many players (every gauntlet
 bot, random and the levels), stored in `behaviour_tables` and rebuilt by
@@ -24,6 +26,7 @@ import functools
 import math
 from collections.abc import Iterable, Sequence
 
+from junqi_core import pieces as pc
 from junqi_core.variants import Variant
 
 PLY_EDGES = (10, 20, 40, 80, 160)  # ply buckets: [0, 10), [10, 20), ... [160, inf)
@@ -38,6 +41,7 @@ CODES: dict[str, int] = {
 }
 SQUARES = 30  # start posts of one side, counted from that side's back rank (seat 0's view)
 SMOOTH = 4.0  # pseudo-counts toward the all-kinds frequency of a value
+POSTS = "mirror"  # how the start post is read (`BehaviourModel`)
 
 
 def ply_bucket(ply: int) -> int:
@@ -188,43 +192,78 @@ def features(tracker, ply: int) -> dict[int, tuple[int, int, tuple[int, ...]]]:
     }
 
 
+COMPONENTS = ("posts", *CODES)  # the factors of the likelihood, each with its weights
+# each factor's weight depends on the kind's group: a style that holds across players for
+# one kind (where the mines go) need not for another (where the Bombs go)
+GROUPS = ("still", "bomb", "top", "rest")
+GROUP_OF = {pc.LANDMINE: 0, pc.FLAG: 0, pc.BOMB: 1, pc.FIELD_MARSHAL: 2, pc.GENERAL: 2}
+
+
 class BehaviourModel:
-    """Smoothed count tables: P(code value | kind, ply bucket) and P(start post | kind).
+    """Smoothed count tables: P(code value | kind, ply bucket) and P(start post | kind),
+    each against all kinds' frequency, raised to a weight per factor and group of kinds
+    (`weights[name][group]`, names in COMPONENTS, groups in GROUPS; 0 leaves it out).
 
     `counts["codes"][name][pb][kind]` is a list of counts per value; `counts["posts"][kind]`
     a list of 30 counts (seat 0's posts)."""
 
-    def __init__(self, counts: dict, power: float) -> None:
-        self.power = power
+    def __init__(
+        self, counts: dict, weights: dict[str, Sequence[float]], posts: str = POSTS
+    ) -> None:
+        """`posts`: how the start post is read ("full": each post; "mirror": a post and
+        its mirror image left to right alike, so that which headquarters holds the flag,
+        a matter of style, is not learned)."""
         self.kinds = sorted(int(k) for k in counts["posts"])
+        zero = (0.0,) * len(GROUPS)
+        self.weights = {
+            k: tuple(float(weights.get(name, zero)[GROUP_OF.get(k, 3)]) for name in COMPONENTS)
+            for k in self.kinds
+        }
         self.log_codes: list[list[dict[int, list[float]]]] = []
         for name, size in CODES.items():
             per_pb = []
             for pb_counts in counts["codes"][name]:
                 per_pb.append(_smoothed({int(k): v for k, v in pb_counts.items()}, size))
             self.log_codes.append(per_pb)
-        self.log_posts = _smoothed({int(k): v for k, v in counts["posts"].items()}, SQUARES)
+        rows = {int(k): list(v) for k, v in counts["posts"].items()}
+        if posts == "mirror":
+            width = 5
+            for k, row in rows.items():
+                rows[k] = [
+                    row[p] + row[p - p % width + width - 1 - p % width] for p in range(SQUARES)
+                ]
+        self.log_posts = _smoothed(rows, SQUARES)
+
+    def components(self, pb: int, post: int, codes: Sequence[int], kind: int) -> list[float]:
+        """log P(factor's value | kind) per factor of COMPONENTS, unweighted."""
+        out = [self.log_posts[kind][post]]
+        for table, value in zip(self.log_codes, codes, strict=True):
+            out.append(table[pb][kind][value])
+        return out
 
     def log_likelihood(self, pb: int, post: int, codes: Sequence[int], kind: int) -> float:
-        """log P(start post, codes | kind), untempered."""
-        total = self.log_posts[kind][post]
-        for table, value in zip(self.log_codes, codes, strict=True):
-            total += table[pb][kind][value]
+        """The weighted sum of `components`."""
+        total = 0.0
+        parts = self.components(pb, post, codes, kind)
+        for w, c in zip(self.weights[kind], parts, strict=True):
+            if w:
+                total += w * c
         return total
 
     def likelihoods(self, tracker, ply: int) -> dict[int, dict[int, float]]:
-        """Per enemy identity, each kind's tempered likelihood, the best scaled to 1."""
+        """Per enemy identity, each kind's weighted likelihood, the best scaled to 1."""
         out: dict[int, dict[int, float]] = {}
-        power = self.power
         for e, (pb, post, codes) in features(tracker, ply).items():
-            logs = {k: power * self.log_likelihood(pb, post, codes, k) for k in self.kinds}
+            logs = {k: self.log_likelihood(pb, post, codes, k) for k in self.kinds}
             top = max(logs.values())
             out[e] = {k: math.exp(max(v - top, -40.0)) for k, v in logs.items()}
         return out
 
 
 def _smoothed(table: dict[int, list[int]], size: int) -> dict[int, list[float]]:
-    """log P(value | kind): counts plus SMOOTH pseudo-counts spread like all kinds' values."""
+    """log P(value | kind) / P(value): counts plus SMOOTH pseudo-counts spread like all
+    kinds' values, against all kinds' frequency (so that a factor weighed 0 for a kind
+    leaves that kind where the average kind is)."""
     pooled = [1.0] * size
     for row in table.values():
         for v, c in enumerate(row):
@@ -234,7 +273,9 @@ def _smoothed(table: dict[int, list[int]], size: int) -> dict[int, list[float]]:
     out = {}
     for k, row in table.items():
         n = sum(row)
-        out[k] = [math.log((c + SMOOTH * b) / (n + SMOOTH)) for c, b in zip(row, base, strict=True)]
+        out[k] = [
+            math.log((c + SMOOTH * b) / (n + SMOOTH) / b) for c, b in zip(row, base, strict=True)
+        ]
     return out
 
 
@@ -245,7 +286,18 @@ def stored_model() -> BehaviourModel | None:
 
     if not behaviour_tables.COUNTS:
         return None
-    return BehaviourModel(behaviour_tables.COUNTS, behaviour_tables.POWER)
+    return BehaviourModel(behaviour_tables.COUNTS, behaviour_tables.WEIGHTS)
 
 
-__all__ = ["CODES", "Acts", "BehaviourModel", "features", "ply_bucket", "stored_model", "supports"]
+__all__ = [
+    "CODES",
+    "COMPONENTS",
+    "GROUPS",
+    "GROUP_OF",
+    "Acts",
+    "BehaviourModel",
+    "features",
+    "ply_bucket",
+    "stored_model",
+    "supports",
+]
