@@ -64,8 +64,10 @@ def _bucket(n: int, edges: Sequence[int]) -> int:
 def supports(variant: Variant) -> bool:
     """Whether the model reads this variant: Classic's standard 60-post board."""
     spec = variant.position_class.spec
+    kinds = {k.kind for k in variant.kinds}
     return (
-        variant.id == "classic"
+        {pc.BOMB, pc.LANDMINE, pc.FIELD_MARSHAL} <= kinds
+        and not variant.flag_behind
         and spec.size == 63
         and not variant.has_flips
         and len(spec.home[0]) == SQUARES
