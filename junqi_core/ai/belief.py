@@ -23,6 +23,7 @@ import random
 from collections.abc import Iterator, Sequence
 
 from junqi_core import pieces as pc
+from junqi_core.ai.behaviour import Acts, BehaviourModel, supports
 from junqi_core.ai.prior import Prior
 from junqi_core.ai.strategy import strategy_for
 from junqi_core.ai.tables import Tables, kinds_of, mask_of, tables_for
@@ -117,6 +118,9 @@ class Tracker:
         self.marshal_fell: set[int] = set()
         self.n_events = 0
         self.last_event: Event | None = None
+        self.ply = 0  # plies played so far (for the behaviour model)
+        # what each enemy piece did (Classic's board: the behaviour model reads it)
+        self.acts = Acts(self.variant, me, self.enemy_ids) if supports(self.variant) else None
         self._probe = cls(self.shadow, turn=self.enemy)
         self._probe.board = self.shadow  # move shapes are tested on the live shadow board
 
@@ -132,6 +136,7 @@ class Tracker:
             self._apply(ev)
         self.n_events = len(history)
         self.last_event = history[-1] if history else None
+        self.ply = max(self.ply, view.get("ply", 0) or 0)
         self._check_board(view)
 
     def _apply(self, ev: Event) -> None:
@@ -147,6 +152,8 @@ class Tracker:
         target = self.at[to]
         combat = ev.get("combat")
         if player == self.enemy:
+            if self.acts is not None:
+                self.acts.enemy_move(self, frm, to, mover, target >= 0)
             self.moved.add(mover)
             mask = self._shape_mask(frm, to)
             if to in self.our_hqs and (not combat or combat["result"] == "attacker"):
@@ -372,12 +379,24 @@ def matching(domains: dict[int, int], counts: dict[int, int]) -> dict[int, int] 
 class Belief:
     """Sampling complete hidden assignments (Classic, Gunjin) from a tracker's facts."""
 
-    def __init__(self, tracker: Tracker | BoardTracker, prior: Prior | None = None) -> None:
+    def __init__(
+        self,
+        tracker: Tracker | BoardTracker,
+        prior: Prior | None = None,
+        behaviour: BehaviourModel | None = None,
+    ) -> None:
         """`prior`, if given: how likely each kind is on each start square before any
         fact, given where the flag stands (`prior.deployment_prior`); without it every
-        layout is as likely."""
+        layout is as likely.  `behaviour`, if given (and the tracker kept `acts`): each
+        identity's kinds are also weighed by how likely each would have done what the
+        piece did (`behaviour.BehaviourModel`); the facts still decide which kinds it may
+        be."""
         self.tracker = tracker
         self.prior = prior
+        acts = getattr(tracker, "acts", None)
+        self.likes: dict[int, dict[int, float]] = {}
+        if behaviour is not None and acts is not None:
+            self.likes = behaviour.likelihoods(tracker, tracker.ply)  # type: ignore[arg-type]
         self.variant = tracker.variant
         t = tracker.tables
         self.counts = t.counts
@@ -395,11 +414,14 @@ class Belief:
         self._options = {e: kinds_of(m) for e, m in dom.items()}
 
     def marginals(self) -> dict[int, dict[int, float]]:
-        """A rough per-identity distribution (count-weighted over each mask)."""
+        """A rough per-identity distribution (count-weighted over each mask, and by the
+        behaviour likelihoods if any)."""
         out = {}
         for e, opts in self._options.items():
-            total = sum(self.counts[k] for k in opts)
-            out[e] = {k: self.counts[k] / total for k in opts}
+            like = self.likes.get(e)
+            w = {k: self.counts[k] * (like[k] if like else 1.0) for k in opts}
+            total = sum(w.values())
+            out[e] = {k: v / total for k, v in w.items()}
         return out
 
     def sample(self, rng: random.Random, tries: int = 40) -> dict[int, int]:
@@ -470,10 +492,13 @@ class Belief:
             opts = [k for k in options[e] if remaining[k] and self._flag_ok(e, k, assignment)]
             if opts:
                 weigh = prior.get(e)
+                like = self.likes.get(e)
                 if weigh is None:
                     weights = [remaining[k] for k in opts]
                 else:
                     weights = [remaining[k] * weigh[k] for k in opts]
+                if like is not None:
+                    weights = [w * like[k] for w, k in zip(weights, opts, strict=True)]
                 r = rng.random() * sum(weights)
                 chosen = opts[-1]
                 for k, weight in zip(opts, weights, strict=True):

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from junqi_core import pieces as pc
+from junqi_core.ai.behaviour import stored_model
 from junqi_core.ai.belief import (
     Belief,
     BeliefError,
@@ -79,6 +80,9 @@ class Level:
     gate_watch: bool = False  # ... also through an own piece on a gate (see `search`)
     fortified: bool = False  # deployment: every gate of the flag (Gunjin: the HQ) mined
     deployment_prior: bool = False  # believe enemy layouts look like the usual ones
+    # weigh sampled worlds by how likely each kind would have done what each enemy piece
+    # did (`behaviour`; Classic's standard board only)
+    behaviour: bool = False
     # > 0: sampled worlds' values are averaged as chances of winning (a logistic curve of
     # value / odds_scale), not as points, so that a win seen in one world in ten does not
     # outweigh a Marshal lost in four (0: averaged as points)
@@ -342,7 +346,8 @@ class CpuPlayer:
             return Belief(BoardTracker(self.variant, view, self.player))
         self._tracker = tracker
         prior = self.strategy.prior(1 - self.player) if self.settings.deployment_prior else None
-        return Belief(tracker, prior)
+        model = stored_model() if self.settings.behaviour else None
+        return Belief(tracker, prior, model)
 
     def _tables(self, world: Position):
         """(pst, material values) for a world, cached by what they depend on."""
