@@ -40,6 +40,7 @@ from junqi_core.ai.siguo.player import (
     MediumPlayer,
     SiguoPlayer,
     Thinker,
+    judged_trade,
 )
 from junqi_core.notation import parse_move
 from junqi_core.pieces import ATTACKER_WINS, DEFENDER_WINS, KIND_MASK, SEAT_OF
@@ -401,17 +402,7 @@ class HardThinker(Thinker):
             if seen is not None and seen.seat != SEAT_OF[board[t]]:
                 seen = None
             chances = public.chances(seen) if seen is not None else {board[t] & KIND_MASK: 1.0}
-            row = combat[mover]
-            lose = VALUE[mover]
-            ev = 0.0
-            for d, p in chances.items():
-                result = row[d]
-                if result == ATTACKER_WINS:
-                    ev += p * VALUE[d]
-                elif result == DEFENDER_WINS:
-                    ev -= p * lose
-                else:
-                    ev += p * (VALUE[d] - lose)
+            ev = judged_trade(combat[mover], chances, VALUE[mover])
             if ev > best:
                 best, chosen = ev, r
         if chosen is None:

@@ -106,6 +106,21 @@ def _distances() -> tuple[tuple[int, ...], ...]:
 DIST = _distances()
 
 
+def judged_trade(row: tuple[int, ...], chances: dict[int, float], lose: float) -> float:
+    """What an attacker worth `lose` (its `combat` row `row`) expects from attacking a piece
+    of these `chances`, at plain values: how an enemy seat judges an attack."""
+    ev = 0.0
+    for d, p in chances.items():
+        result = row[d]
+        if result == ATTACKER_WINS:
+            ev += p * VALUE[d]
+        elif result == DEFENDER_WINS:
+            ev -= p * lose
+        else:
+            ev += p * (VALUE[d] - lose)
+    return ev
+
+
 class SiguoPlayer:
     """Easy (`search` False) or Medium (`search` True) for one seat."""
 
@@ -530,17 +545,7 @@ class Thinker:
                 return ELIM + breach, r
             seen = public.at.get(moved[0] if t == moved[1] else t)
             chances = public.chances(seen) if seen is not None else {board[t] & KIND_MASK: 1.0}
-            row = combat[mover]
-            lose = VALUE[mover]
-            ev = 0.0
-            for d, p in chances.items():
-                result = row[d]
-                if result == ATTACKER_WINS:
-                    ev += p * VALUE[d]
-                elif result == DEFENDER_WINS:
-                    ev -= p * lose
-                else:
-                    ev += p * (VALUE[d] - lose)
+            ev = judged_trade(combat[mover], chances, VALUE[mover])
             if ev > best:
                 best, chosen = ev, r
         if chosen is None:
