@@ -34,7 +34,6 @@ from junqi_core.ai.siguo.belief import FULL_COUNTS, KINDS, Belief
 from junqi_core.ai.siguo.player import (
     BLUNDER,
     ELIM,
-    FLAG_OPEN,
     PARTNER_AREA,
     VALUE,
     MediumPlayer,
@@ -379,19 +378,7 @@ class HardThinker(Thinker):
         frm_of, to_of = pos.move_code.frm, pos.move_code.to
         gates = self._gates(board)
         attacks, entries = _attacks(pos, seat, gates)
-        breach = 0.0
-        if gates:
-            for r in attacks:
-                t = to_of[r]
-                if (
-                    t in gates
-                    and combat[board[frm_of[r]] & KIND_MASK][board[t] & KIND_MASK] != DEFENDER_WINS
-                ):
-                    entries.append(r)
-            for r in entries:
-                breach = max(breach, self._breach_cost(pos, r))
-                if breach >= FLAG_OPEN:
-                    break
+        breach = self._breach(pos, gates, attacks, entries)
         best, chosen = 0.0, None
         for r in attacks:
             mover = board[frm_of[r]] & KIND_MASK

@@ -522,22 +522,7 @@ class Thinker:
         attacks: list[int] = []
         entries: list[int] = []
         pos.generate(seat, lambda q: to_of[q] in gates and entries.append(q), attacks.append)
-        # any move that would open a post beside its or its partner's Flag (an Engineer
-        # on a Landmine there, most often), whether or not the enemy would choose it:
-        # the Flag is as good as lost if neither of them can take the post back at once
-        breach = 0.0
-        if gates:
-            for r in attacks:
-                t = to_of[r]
-                if (
-                    t in gates
-                    and combat[board[frm_of[r]] & KIND_MASK][board[t] & KIND_MASK] != DEFENDER_WINS
-                ):
-                    entries.append(r)
-            for r in entries:
-                breach = max(breach, self._breach_cost(pos, r))
-                if breach >= FLAG_OPEN:
-                    break
+        breach = self._breach(pos, gates, attacks, entries)
         for r in attacks:
             mover = board[frm_of[r]] & KIND_MASK
             t = to_of[r]
@@ -622,6 +607,29 @@ class Thinker:
                 for t in BOARD.neighbours[s]
             )  # fmt: skip
         return found
+
+    def _breach(self, pos, gates: frozenset[int], attacks: list[int], entries: list[int]) -> float:
+        """The worst `_breach_cost` of an enemy move onto a post beside a Flag of its team
+        (an Engineer on a Landmine there, most often), whether or not the enemy would
+        choose it: `entries` are its quiet moves there, `attacks` all its attacks."""
+        if not gates:
+            return 0.0
+        board = pos.board
+        frm_of, to_of = pos.move_code.frm, pos.move_code.to
+        combat = self.combat
+        for r in attacks:
+            t = to_of[r]
+            if (
+                t in gates
+                and combat[board[frm_of[r]] & KIND_MASK][board[t] & KIND_MASK] != DEFENDER_WINS
+            ):
+                entries.append(r)
+        breach = 0.0
+        for r in entries:
+            breach = max(breach, self._breach_cost(pos, r))
+            if breach >= FLAG_OPEN:
+                break
+        return breach
 
     def _breach_cost(self, pos, r: int) -> float:
         """What an enemy move onto a post beside a Flag of its team costs: `GATE_LOST`
